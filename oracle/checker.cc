@@ -1,0 +1,1 @@
+#include "oracle/checker.h"

@@ -1,0 +1,1 @@
+#include "planner/intervals.h"

@@ -1,0 +1,48 @@
+#pragma once
+// The plan file (SPEC section 5): the contract between a planner, this
+// project's or anybody's, and the checker, the shadow executor and the rewrite.
+//
+//   plan v1
+//   arena arena0 CUDA 8192
+//   place t0 arena0 0
+//   place t1 arena0 4096     # the buffer's bytes start at place + phase
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planner/result.h"
+#include "planner/schedule.h"
+
+namespace planck {
+
+struct Arena {
+  std::string name;
+  std::string device;
+  Bytes size = 0;
+  SourcePos pos;
+};
+
+struct Placement {
+  std::string buffer;
+  std::string arena;
+  Bytes place = 0;  // the buffer's bytes start at place + phase
+  SourcePos pos;
+};
+
+struct Plan {
+  std::string source;  // the file it was read from, for messages
+  std::vector<Arena> arenas;
+  std::vector<Placement> placements;
+};
+
+// Parses a plan file; errors are "FILE:LINE:COL: what is wrong". Only the
+// syntax is judged here: whether the plan is right for a schedule is the
+// checker's question.
+Result<Plan> parse_plan(std::string_view text, std::string_view file);
+Result<Plan> read_plan(const std::string& path);
+
+// Arenas in order, then placements in order, one per line.
+std::string print_plan(const Plan& p);
+
+}  // namespace planck

@@ -1,0 +1,38 @@
+#pragma once
+// One interface for every planner; the reference planner is "tlsf".
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planner/plan.h"
+#include "planner/result.h"
+#include "planner/schedule.h"
+
+namespace planck {
+
+class Planner {
+ public:
+  virtual ~Planner() = default;
+  virtual std::string_view name() const = 0;
+  // A plan for every planned buffer of the schedule; empty when nothing is planned.
+  virtual Result<Plan> plan(const Schedule& s) const = 0;
+};
+
+// The planner called name, or nullptr when there is none.
+std::unique_ptr<Planner> make_planner(std::string_view name);
+std::vector<std::string> planner_names();
+
+// Rule 4: round_up(phase + bytes, 256), or an error naming the buffer on overflow.
+Result<Bytes> rounded_size(const Storage& s);
+
+// Rule 8: names for `count` new arenas, "arenaK" with K the smallest numbers
+// that no storage of the schedule is named by, in order.
+std::vector<std::string> arena_names(const Schedule& s, std::size_t count);
+
+// Rule 10: "memory reduced from X MB -> Y MB, N -> M bufs", or empty when the
+// two byte totals are equal or nothing is planned.
+std::string debug_line(const Schedule& s, const Plan& p);
+
+}  // namespace planck

@@ -1,0 +1,18 @@
+#pragma once
+// Rule 8 of SPEC section 3: the schedule with its planned buffers replaced
+// by views of their arenas.
+
+#include "planner/plan.h"
+#include "planner/result.h"
+#include "planner/schedule.h"
+
+namespace planck {
+
+// Each arena of the plan becomes `buffer NAME DEVICE int8 SIZE`; every
+// reference to a placed buffer becomes
+// bitcast(shrink(arena, place + phase, bytes), dtype) and its declaration
+// goes away. Nothing else changes. An empty plan gives the schedule back.
+// A plan that names unknown storage or arenas is an error.
+Result<Schedule> rewrite(const Schedule& s, const Plan& p);
+
+}  // namespace planck

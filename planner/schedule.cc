@@ -1,0 +1,74 @@
+#include "planner/schedule.h"
+
+#include <array>
+
+namespace planck {
+namespace {
+
+struct DtypeInfo {
+  std::string_view name;
+  Bytes size;
+};
+
+constexpr std::array<DtypeInfo, kDtypeCount> kDtypes{{
+    {"bool", 1},     {"int8", 1},     {"uint8", 1},   {"int16", 2},
+    {"uint16", 2},   {"float16", 2},  {"bfloat16", 2}, {"int32", 4},
+    {"uint32", 4},   {"float32", 4},  {"int64", 8},   {"uint64", 8},
+    {"float64", 8},
+}};
+
+}  // namespace
+
+std::string_view dtype_name(Dtype d) { return kDtypes[static_cast<int>(d)].name; }
+Bytes dtype_size(Dtype d) { return kDtypes[static_cast<int>(d)].size; }
+
+std::optional<Dtype> dtype_from_name(std::string_view name) {
+  for (int i = 0; i < kDtypeCount; ++i) {
+    if (kDtypes[i].name == name) return static_cast<Dtype>(i);
+  }
+  return std::nullopt;
+}
+
+std::string_view storage_kind_name(StorageKind k) {
+  switch (k) {
+    case StorageKind::Buffer: return "buffer";
+    case StorageKind::Alloc: return "alloc";
+    case StorageKind::Param: return "param";
+  }
+  return "?";
+}
+
+bool is_disk(std::string_view device) { return device.starts_with("DISK"); }
+
+StorageId storage_of(const Arg& arg) {
+  const Arg* a = &arg;
+  while (a->kind != Arg::Kind::Storage) a = &a->base.front();
+  return a->storage;
+}
+
+std::optional<StorageId> Schedule::find(std::string_view name) const {
+  for (StorageId i = 0; i < storage.size(); ++i) {
+    if (storage[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<Bytes> checked_add(Bytes a, Bytes b) {
+  Bytes r;
+  if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+std::optional<Bytes> checked_mul(Bytes a, Bytes b) {
+  Bytes r;
+  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+std::optional<Bytes> checked_round_up(Bytes x, Bytes align) {
+  Bytes rem = x % align;
+  if (rem == 0) return x;
+  return checked_add(x, align - rem);
+}
+
+}  // namespace planck

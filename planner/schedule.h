@@ -1,0 +1,100 @@
+#pragma once
+// The schedule model (SPEC section 2): storage declarations and a list of
+// entries run in order, each a call (kernel, copy) or a loop (range, loop).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace planck {
+
+// A count of bytes. Every size, phase, shrink bound and place in an input is
+// below kMaxBytes, so a sum of two of them never wraps; longer sums are
+// checked (see checked_add).
+using Bytes = std::uint64_t;
+inline constexpr Bytes kMaxBytes = Bytes{1} << 62;
+
+// Places in an arena are multiples of this, and planned sizes are rounded up to it.
+inline constexpr Bytes kPlaceAlign = 256;
+
+// Views and loops nest at most this deep; deeper input is an error, so that
+// no recursion over the model is unbounded.
+inline constexpr int kMaxNesting = 200;
+
+struct SourcePos {
+  int line = 0;  // 1-based; 0 when the thing was not read from a file
+  int col = 0;
+};
+
+enum class Dtype : std::uint8_t {
+  Bool, Int8, UInt8, Int16, UInt16, Float16, BFloat16,
+  Int32, UInt32, Float32, Int64, UInt64, Float64,
+};
+inline constexpr int kDtypeCount = 13;
+
+std::string_view dtype_name(Dtype d);
+Bytes dtype_size(Dtype d);
+std::optional<Dtype> dtype_from_name(std::string_view name);
+
+enum class StorageKind : std::uint8_t { Buffer, Alloc, Param };
+std::string_view storage_kind_name(StorageKind k);
+
+// A device whose name starts with "DISK" is a disk; its storage is never planned.
+bool is_disk(std::string_view device);
+
+struct Storage {
+  StorageKind kind = StorageKind::Buffer;
+  std::string name;
+  std::string device;
+  Dtype dtype = Dtype::Int8;
+  Bytes bytes = 0;
+  Bytes phase = 0;    // buffer only: it starts at an address = phase (mod 256)
+  bool held = false;  // buffer only: its contents outlive the schedule
+  SourcePos pos;
+};
+
+using StorageId = std::uint32_t;  // index into Schedule::storage
+
+// An argument: storage, or a view of another argument.
+struct Arg {
+  enum class Kind : std::uint8_t { Storage, Shrink, Bitcast, After };
+  Kind kind = Kind::Storage;
+  StorageId storage = 0;  // Kind::Storage
+  Bytes start = 0;        // Kind::Shrink: bytes of the base
+  Bytes length = 0;       // Kind::Shrink
+  Dtype dtype = Dtype::Int8;  // Kind::Bitcast
+  std::vector<Arg> base;  // the viewed argument: one for a view, none for storage
+  SourcePos pos;
+};
+
+// The storage an argument names or views, through any depth of views.
+StorageId storage_of(const Arg& arg);
+
+struct Entry {
+  enum class Kind : std::uint8_t { Kernel, Copy, Range, Loop };
+  Kind kind = Kind::Kernel;
+  std::string name;         // Kernel: the kernel's name
+  std::vector<Arg> args;    // Kernel: its arguments; Copy: destination, source
+  std::vector<Entry> body;  // Range, Loop
+  std::vector<Arg> flag;    // Loop: exactly one, the flag; else empty
+  SourcePos pos;
+};
+
+struct Schedule {
+  std::string source;  // the file it was read from, for messages
+  std::vector<Storage> storage;
+  std::vector<Entry> entries;
+
+  std::optional<StorageId> find(std::string_view name) const;
+};
+
+// a + b, or nullopt when the sum would pass the largest Bytes.
+std::optional<Bytes> checked_add(Bytes a, Bytes b);
+// a * b, or nullopt on overflow.
+std::optional<Bytes> checked_mul(Bytes a, Bytes b);
+// x rounded up to a multiple of align (> 0), or nullopt on overflow.
+std::optional<Bytes> checked_round_up(Bytes x, Bytes align);
+
+}  // namespace planck
