@@ -1,1 +1,31 @@
-int main() { return 0; }
+// planck: plan, check, run and bound the memory of ML compiler schedules.
+
+#include <cstdio>
+#include <exception>
+
+#include "tools/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"planck: a memory planner for ML compiler schedules, and the oracles that check it"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "planck 0.1");
+  planck::cli::add_plan_command(app);
+  planck::cli::add_check_command(app);
+  planck::cli::add_stats_command(app);
+  planck::cli::add_run_command(app);
+  planck::cli::add_oracle_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Help and version are successes; every other parse error is bad input.
+    int code = app.exit(e);
+    return code == 0 ? 0 : planck::cli::kExitBadInput;
+  } catch (const planck::cli::Exit& e) {
+    if (!e.message.empty()) std::fprintf(stderr, "%s\n", e.message.c_str());
+    return e.code;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "planck: out of memory\n");
+    return planck::cli::kExitBadInput;
+  }
+  return planck::cli::kExitOk;
+}

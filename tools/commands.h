@@ -1,0 +1,27 @@
+#pragma once
+// The subcommands of `planck`, one file each. Every one registers itself on
+// the app and runs through the callback it sets; exit codes: 0 success,
+// 1 the input is well formed but wrong (a bad plan, a clobber, infeasible),
+// 2 bad input (unreadable file, parse error, bad flag).
+
+#include <CLI/CLI.hpp>
+
+namespace planck::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFound = 1;
+inline constexpr int kExitBadInput = 2;
+
+// Thrown by a command to end with a message and an exit code.
+struct Exit {
+  int code;
+  std::string message;  // printed on stderr when not empty
+};
+
+void add_plan_command(CLI::App& app);    // planck plan FILE [-o PLAN] [--rewrite] [--planner NAME]
+void add_check_command(CLI::App& app);   // planck check FILE PLAN
+void add_stats_command(CLI::App& app);   // planck stats FILE...
+void add_run_command(CLI::App& app);     // planck run FILE PLAN [--iterations K]
+void add_oracle_command(CLI::App& app);  // planck oracle FILE [--capacity C] [--timeout S] [-o PLAN]
+
+}  // namespace planck::cli
