@@ -27,6 +27,16 @@ std::vector<std::string> planner_names();
 // Rule 4: round_up(phase + bytes, 256), or an error naming the buffer on overflow.
 Result<Bytes> rounded_size(const Storage& s);
 
+// Per device, in order of first appearance: its planned buffers and the
+// peak over entries of the rounded bytes alive at once, a lower bound on
+// any plan's arena for it.
+struct DeviceLoad {
+  std::string device;
+  std::size_t buffers = 0;
+  Bytes peak = 0;
+};
+Result<std::vector<DeviceLoad>> device_loads(const Schedule& s);
+
 // Rule 8: names for `count` new arenas, "arenaK" with K the smallest numbers
 // that no storage of the schedule is named by, in order.
 std::vector<std::string> arena_names(const Schedule& s, std::size_t count);

@@ -1,1 +1,728 @@
 #include "planner/text.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace planck {
+namespace {
+
+// ---------------------------------------------------------------- tokens
+
+// A word is a maximal run of bytes that are neither whitespace, nor one of the
+// punctuation bytes, nor '#'. Newlines are tokens because they end statements.
+// Bad is a control byte, which no schedule may contain.
+enum class Tok : std::uint8_t { Word, LParen, RParen, Comma, LBrace, RBrace, Equals, Newline, End, Bad };
+
+struct Token {
+  Tok kind = Tok::End;
+  std::string_view text;
+  SourcePos pos;
+};
+
+// Tab is whitespace; '\r' is only allowed as part of a "\r\n" line end.
+bool is_control(char c) {
+  auto u = static_cast<unsigned char>(c);
+  return (u < 0x20 && u != '\t' && u != '\n') || u == 0x7f;
+}
+
+bool ends_word(char c) {
+  constexpr std::string_view kEnds = " \t\n(),{}=#";
+  return kEnds.find(c) != std::string_view::npos || is_control(c);
+}
+
+// Positions saturate instead of overflowing on absurdly long inputs; they
+// only ever appear in messages.
+void bump(int& counter) {
+  if (counter < INT_MAX) ++counter;
+}
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view text) : text_(text) {}
+
+  const Token& peek() {
+    if (!peeked_) {
+      next_ = scan();
+      peeked_ = true;
+    }
+    return next_;
+  }
+
+  Token take() {
+    Token t = peek();
+    peeked_ = false;
+    return t;
+  }
+
+ private:
+  void advance() {
+    ++i_;
+    bump(col_);
+  }
+
+  Token scan();
+
+  std::string_view text_;
+  std::size_t i_ = 0;
+  int line_ = 1;
+  int col_ = 1;
+  Token next_;
+  bool peeked_ = false;
+};
+
+Token Lexer::scan() {
+  for (;;) {
+    if (i_ == text_.size()) return {Tok::End, {}, {line_, col_}};
+    const char c = text_[i_];
+    if (c == ' ' || c == '\t') {
+      advance();
+      continue;
+    }
+    if (c == '#') {
+      // A comment runs to the line end; a control byte inside it is still reported.
+      while (i_ < text_.size() && text_[i_] != '\n' && !is_control(text_[i_])) advance();
+      continue;
+    }
+    const SourcePos pos{line_, col_};
+    const std::size_t start = i_;
+    if (c == '\n' || (c == '\r' && i_ + 1 < text_.size() && text_[i_ + 1] == '\n')) {
+      i_ += c == '\n' ? 1 : 2;
+      bump(line_);
+      col_ = 1;
+      return {Tok::Newline, text_.substr(start, i_ - start), pos};
+    }
+    if (is_control(c)) {
+      advance();
+      return {Tok::Bad, text_.substr(start, 1), pos};
+    }
+    Tok punct = Tok::Word;
+    switch (c) {
+      case '(': punct = Tok::LParen; break;
+      case ')': punct = Tok::RParen; break;
+      case ',': punct = Tok::Comma; break;
+      case '{': punct = Tok::LBrace; break;
+      case '}': punct = Tok::RBrace; break;
+      case '=': punct = Tok::Equals; break;
+      default: break;
+    }
+    if (punct != Tok::Word) {
+      advance();
+      return {punct, text_.substr(start, 1), pos};
+    }
+    while (i_ < text_.size() && !ends_word(text_[i_])) advance();
+    return {Tok::Word, text_.substr(start, i_ - start), pos};
+  }
+}
+
+// ---------------------------------------------------------------- words
+
+// Words echoed in messages are cut short, so that a megabyte-long token does
+// not make a megabyte-long message.
+std::string quoted(std::string_view word) {
+  constexpr std::size_t kShown = 40;
+  if (word.size() <= kShown) return fmt::format("`{}`", word);
+  return fmt::format("`{}...`", word.substr(0, kShown));
+}
+
+std::string describe(const Token& t) {
+  switch (t.kind) {
+    case Tok::Newline: return "the end of the line";
+    case Tok::End: return "the end of the file";
+    case Tok::Bad: return fmt::format("control byte 0x{:02x}", static_cast<unsigned char>(t.text.front()));
+    default: return quoted(t.text);
+  }
+}
+
+// Words that start a statement or a view. Storage may not take these names,
+// so that an argument never reads two ways.
+bool is_reserved(std::string_view name) {
+  static constexpr std::string_view kReserved[] = {
+      "schedule", "buffer", "alloc", "param", "kernel", "copy", "range", "loop", "shrink", "bitcast", "after",
+  };
+  for (std::string_view r : kReserved) {
+    if (name == r) return true;
+  }
+  return false;
+}
+
+bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+bool is_storage_name(std::string_view name) {
+  if (name.empty() || !(is_ascii_letter(name.front()) || name.front() == '_')) return false;
+  for (char c : name) {
+    if (!(is_ascii_letter(c) || is_digit(c) || c == '_' || c == '.')) return false;
+  }
+  return true;
+}
+
+std::optional<Arg::Kind> view_kind(std::string_view word) {
+  if (word == "shrink") return Arg::Kind::Shrink;
+  if (word == "bitcast") return Arg::Kind::Bitcast;
+  if (word == "after") return Arg::Kind::After;
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------- parser
+
+// A recursive-descent parser over one token of lookahead. Loops recurse, at
+// most kMaxNesting deep; views are parsed with an explicit stack.
+class Parser {
+ public:
+  Parser(std::string_view text, std::string_view file) : lex_(text), file_(file) {
+    schedule_.source = std::string(file);
+  }
+
+  Result<Schedule> run();
+
+ private:
+  Error error_at(SourcePos pos, std::string what) const {
+    return Error{fmt::format("{}:{}:{}", file_, pos.line, pos.col), std::move(what)};
+  }
+
+  // An error for a token that is not what the grammar wants here. A control
+  // byte is never wanted, and is reported as itself.
+  Error unexpected(const Token& t, std::string_view expected) const {
+    if (t.kind == Tok::Bad) {
+      return error_at(t.pos, fmt::format("{} is not allowed in a schedule", describe(t)));
+    }
+    return error_at(t.pos, fmt::format("expected {}, found {}", expected, describe(t)));
+  }
+
+  Result<Token> expect(Tok kind, std::string_view expected) {
+    Token t = lex_.take();
+    if (t.kind != kind) return unexpected(t, expected);
+    return t;
+  }
+
+  bool at_statement_end() {
+    Tok k = lex_.peek().kind;
+    return k == Tok::Newline || k == Tok::RBrace || k == Tok::End;
+  }
+
+  Status parse_header();
+  Status parse_statement(std::vector<Entry>& out, int depth);
+  Status parse_declaration(const Token& keyword, StorageKind kind);
+  Status parse_options(Storage& st);
+  Status parse_call(Entry& e);
+  Status parse_loop(Entry& e, int depth);
+  Status parse_body(const Token& open, std::vector<Entry>& body, int depth);
+  Status end_statement();
+  Result<Arg> parse_arg();
+  Status close_view(const Token& head, Arg& view, Arg base, Bytes& size);
+  Result<Bytes> parse_number(const Token& t, std::string_view what) const;
+  Result<Dtype> parse_dtype(const Token& t) const;
+
+  Lexer lex_;
+  std::string_view file_;
+  Schedule schedule_;
+  // Names point into the text being parsed, which outlives the parser.
+  std::unordered_map<std::string_view, StorageId> names_;
+};
+
+Result<Schedule> Parser::run() {
+  if (Status s = parse_header(); !s) return s.error();
+  for (;;) {
+    const Token& t = lex_.peek();
+    if (t.kind == Tok::End) break;
+    if (t.kind == Tok::Newline) {
+      lex_.take();
+      continue;
+    }
+    if (Status s = parse_statement(schedule_.entries, 0); !s) return s.error();
+  }
+  return std::move(schedule_);
+}
+
+Status Parser::parse_header() {
+  constexpr std::string_view kHeader = "the header `schedule v1`";
+  while (lex_.peek().kind == Tok::Newline) lex_.take();
+  Token first = lex_.take();
+  if (first.kind != Tok::Word || first.text != "schedule") return unexpected(first, kHeader);
+  Token version = lex_.take();
+  if (version.kind == Tok::Word && version.text != "v1") {
+    return error_at(version.pos,
+                    fmt::format("unsupported version {}, expected `schedule v1`", quoted(version.text)));
+  }
+  if (version.kind != Tok::Word) return unexpected(version, kHeader);
+  Token end = lex_.take();
+  if (end.kind != Tok::Newline && end.kind != Tok::End) {
+    return unexpected(end, "the end of the line after `schedule v1`");
+  }
+  return Ok{};
+}
+
+// `depth` is the number of loops around the statement.
+Status Parser::parse_statement(std::vector<Entry>& out, int depth) {
+  Token keyword = lex_.take();
+  if (keyword.kind == Tok::RBrace) return error_at(keyword.pos, "`}` without a matching `{`");
+  if (keyword.kind != Tok::Word) return unexpected(keyword, "a statement");
+  const std::string_view k = keyword.text;
+
+  std::optional<StorageKind> storage;
+  if (k == "buffer") storage = StorageKind::Buffer;
+  if (k == "alloc") storage = StorageKind::Alloc;
+  if (k == "param") storage = StorageKind::Param;
+  if (storage) {
+    if (depth > 0) {
+      return error_at(
+          keyword.pos,
+          fmt::format("`{}` declares storage, which belongs at the top level, not inside a loop", k));
+    }
+    return parse_declaration(keyword, *storage);
+  }
+
+  Entry e;
+  e.pos = keyword.pos;
+  if (k == "kernel" || k == "copy") {
+    e.kind = k == "kernel" ? Entry::Kind::Kernel : Entry::Kind::Copy;
+    if (Status s = parse_call(e); !s) return s;
+  } else if (k == "range" || k == "loop") {
+    if (depth >= kMaxNesting) {
+      return error_at(keyword.pos, fmt::format("loops nested deeper than {}", kMaxNesting));
+    }
+    e.kind = k == "range" ? Entry::Kind::Range : Entry::Kind::Loop;
+    if (Status s = parse_loop(e, depth + 1); !s) return s;
+  } else {
+    return error_at(
+        keyword.pos,
+        fmt::format("unknown statement {} (expected buffer, alloc, param, kernel, copy, range or loop)",
+                    quoted(k)));
+  }
+  out.push_back(std::move(e));
+  return end_statement();
+}
+
+Status Parser::parse_declaration(const Token& keyword, StorageKind kind) {
+  Storage st;
+  st.kind = kind;
+  st.pos = keyword.pos;
+
+  Result<Token> name = expect(Tok::Word, "a storage name");
+  if (!name) return name.error();
+  if (is_reserved(name->text)) {
+    return error_at(name->pos,
+                    fmt::format("{} is a reserved word and cannot name storage", quoted(name->text)));
+  }
+  if (!is_storage_name(name->text)) {
+    return error_at(
+        name->pos,
+        fmt::format(
+            "{} is not a valid storage name (letters, digits, `_` and `.`, starting with a letter or `_`)",
+            quoted(name->text)));
+  }
+  if (auto it = names_.find(name->text); it != names_.end()) {
+    const SourcePos first = schedule_.storage[it->second].pos;
+    return error_at(name->pos, fmt::format("duplicate name {}, first declared at {}:{}", quoted(name->text),
+                                           first.line, first.col));
+  }
+  st.name = std::string(name->text);
+
+  Result<Token> device = expect(Tok::Word, "a device");
+  if (!device) return device.error();
+  st.device = std::string(device->text);
+
+  Result<Token> dtype = expect(Tok::Word, "a dtype");
+  if (!dtype) return dtype.error();
+  Result<Dtype> d = parse_dtype(*dtype);
+  if (!d) return d.error();
+  st.dtype = *d;
+
+  Result<Token> bytes_token = expect(Tok::Word, "a size in bytes");
+  if (!bytes_token) return bytes_token.error();
+  Result<Bytes> bytes = parse_number(*bytes_token, "size");
+  if (!bytes) return bytes.error();
+  if (*bytes % dtype_size(st.dtype) != 0) {
+    return error_at(bytes_token->pos, fmt::format("size {} is not a multiple of {} bytes, the size of {}",
+                                                  *bytes, dtype_size(st.dtype), dtype_name(st.dtype)));
+  }
+  st.bytes = *bytes;
+
+  if (Status s = parse_options(st); !s) return s;
+  if (Status s = end_statement(); !s) return s;
+  names_.emplace(name->text, static_cast<StorageId>(schedule_.storage.size()));
+  schedule_.storage.push_back(std::move(st));
+  return Ok{};
+}
+
+// `phase=P` and `held`, each at most once, in any order, on a buffer only.
+Status Parser::parse_options(Storage& st) {
+  bool seen_phase = false;
+  while (lex_.peek().kind == Tok::Word) {
+    Token option = lex_.take();
+    const bool is_phase = option.text == "phase";
+    const bool is_held = option.text == "held";
+    if (!is_phase && !is_held) {
+      if (st.kind != StorageKind::Buffer) {
+        return unexpected(option, fmt::format("the end of the line after the size of {} `{}`",
+                                              storage_kind_name(st.kind), st.name));
+      }
+      return error_at(option.pos, fmt::format("unknown option {} (a buffer takes `phase=P` and `held`)",
+                                              quoted(option.text)));
+    }
+    if (st.kind != StorageKind::Buffer) {
+      return error_at(option.pos, fmt::format("`{}` applies to a buffer only, not to {} `{}`", option.text,
+                                              storage_kind_name(st.kind), st.name));
+    }
+    if (is_held) {
+      if (st.held) return error_at(option.pos, "`held` given twice");
+      st.held = true;
+      continue;
+    }
+    if (seen_phase) return error_at(option.pos, "`phase=` given twice");
+    seen_phase = true;
+    if (Result<Token> eq = expect(Tok::Equals, "`=` after `phase`"); !eq) return eq.error();
+    Result<Token> value = expect(Tok::Word, "the phase in bytes");
+    if (!value) return value.error();
+    Result<Bytes> phase = parse_number(*value, "phase");
+    if (!phase) return phase.error();
+    st.phase = *phase;
+  }
+  return Ok{};
+}
+
+Status Parser::parse_call(Entry& e) {
+  if (e.kind == Entry::Kind::Kernel) {
+    Result<Token> name = expect(Tok::Word, "a kernel name");
+    if (!name) return name.error();
+    e.name = std::string(name->text);
+  }
+  while (!at_statement_end()) {
+    if (e.kind == Entry::Kind::Copy && e.args.size() == 2) {
+      return error_at(lex_.peek().pos,
+                      "copy takes exactly 2 arguments (destination, source); this is a third");
+    }
+    Result<Arg> arg = parse_arg();
+    if (!arg) return arg.error();
+    e.args.push_back(std::move(*arg));
+  }
+  if (e.kind == Entry::Kind::Copy && e.args.size() != 2) {
+    return error_at(
+        e.pos, fmt::format("copy takes exactly 2 arguments (destination, source), found {}", e.args.size()));
+  }
+  return Ok{};
+}
+
+// `range {` or `loop flag=ARG {`, then the body; `depth` counts this loop.
+Status Parser::parse_loop(Entry& e, int depth) {
+  if (e.kind == Entry::Kind::Loop) {
+    constexpr std::string_view kFlag = "`flag=ARG` after `loop`";
+    Token flag = lex_.take();
+    if (flag.kind != Tok::Word || flag.text != "flag") return unexpected(flag, kFlag);
+    if (Result<Token> eq = expect(Tok::Equals, kFlag); !eq) return eq.error();
+    Result<Arg> arg = parse_arg();
+    if (!arg) return arg.error();
+    e.flag.push_back(std::move(*arg));
+  }
+  Result<Token> open = expect(Tok::LBrace, "`{` to open the loop body");
+  if (!open) return open.error();
+  return parse_body(*open, e.body, depth);
+}
+
+Status Parser::parse_body(const Token& open, std::vector<Entry>& body, int depth) {
+  for (;;) {
+    const Token& t = lex_.peek();
+    if (t.kind == Tok::Newline) {
+      lex_.take();
+    } else if (t.kind == Tok::RBrace) {
+      lex_.take();
+      return Ok{};
+    } else if (t.kind == Tok::End) {
+      return error_at(open.pos, "`{` is never closed");
+    } else if (Status s = parse_statement(body, depth); !s) {
+      return s;
+    }
+  }
+}
+
+// A statement ends at a newline, before a `}` that closes its loop, or at the
+// end of the file.
+Status Parser::end_statement() {
+  const Token& t = lex_.peek();
+  if (t.kind == Tok::Newline) {
+    lex_.take();
+    return Ok{};
+  }
+  if (t.kind == Tok::RBrace || t.kind == Tok::End) return Ok{};
+  return unexpected(t, "the end of the statement");
+}
+
+// An argument is zero or more view heads (`shrink(`, `bitcast(`, `after(`),
+// a storage name, then the tails of the views, innermost first. The heads go
+// on a stack, so nesting costs no recursion.
+Result<Arg> Parser::parse_arg() {
+  std::vector<std::pair<Token, Arg::Kind>> heads;
+  Token t = lex_.take();
+  while (t.kind == Tok::Word) {
+    std::optional<Arg::Kind> kind = view_kind(t.text);
+    if (!kind) break;
+    if (heads.size() == static_cast<std::size_t>(kMaxNesting)) {
+      return error_at(t.pos, fmt::format("views nested deeper than {}", kMaxNesting));
+    }
+    if (Result<Token> paren = expect(Tok::LParen, fmt::format("`(` after `{}`", t.text)); !paren) {
+      return paren.error();
+    }
+    heads.emplace_back(t, *kind);
+    t = lex_.take();
+  }
+  if (t.kind != Tok::Word) return unexpected(t, heads.empty() ? "an argument" : "the argument of the view");
+  auto it = names_.find(t.text);
+  if (it == names_.end()) return error_at(t.pos, fmt::format("undeclared name {}", quoted(t.text)));
+
+  Arg arg;
+  arg.kind = Arg::Kind::Storage;
+  arg.storage = it->second;
+  arg.pos = t.pos;
+  Bytes size = schedule_.storage[it->second].bytes;
+  while (!heads.empty()) {
+    const auto [head, kind] = heads.back();
+    heads.pop_back();
+    Arg view;
+    view.kind = kind;
+    view.pos = head.pos;
+    if (Status s = close_view(head, view, std::move(arg), size); !s) return s.error();
+    arg = std::move(view);
+  }
+  return arg;
+}
+
+// Reads the rest of a view after its base, e.g. `, 0, 1024)`, and checks it
+// against `size`, the bytes of the base, which it then replaces with the view's.
+Status Parser::close_view(const Token& head, Arg& view, Arg base, Bytes& size) {
+  view.base.push_back(std::move(base));
+  const std::string close = fmt::format("`)` to close `{}(`", head.text);
+  if (view.kind == Arg::Kind::Shrink) {
+    Bytes* fields[] = {&view.start, &view.length};
+    constexpr std::string_view kWhat[] = {"shrink start", "shrink length"};
+    for (int i = 0; i < 2; ++i) {
+      if (Result<Token> comma = expect(Tok::Comma, fmt::format("`,` before the {}", kWhat[i])); !comma) {
+        return comma.error();
+      }
+      Result<Token> number = expect(Tok::Word, fmt::format("the {}", kWhat[i]));
+      if (!number) return number.error();
+      Result<Bytes> value = parse_number(*number, kWhat[i]);
+      if (!value) return value.error();
+      *fields[i] = *value;
+    }
+    if (Result<Token> paren = expect(Tok::RParen, close); !paren) return paren.error();
+    // Both are below 2^62, so the sum does not wrap.
+    if (view.start + view.length > size) {
+      return error_at(head.pos, fmt::format("{} reaches byte {} of a {}-byte base",
+                                            print_arg(schedule_, view), view.start + view.length, size));
+    }
+    size = view.length;
+    return Ok{};
+  }
+  if (view.kind == Arg::Kind::Bitcast) {
+    if (Result<Token> comma = expect(Tok::Comma, "`,` before the dtype"); !comma) return comma.error();
+    Result<Token> name = expect(Tok::Word, "a dtype");
+    if (!name) return name.error();
+    Result<Dtype> d = parse_dtype(*name);
+    if (!d) return d.error();
+    view.dtype = *d;
+    if (Result<Token> paren = expect(Tok::RParen, close); !paren) return paren.error();
+    if (size % dtype_size(*d) != 0) {
+      return error_at(head.pos,
+                      fmt::format("{} views {} bytes, which is not a multiple of {}, the size of {}",
+                                  print_arg(schedule_, view), size, dtype_size(*d), dtype_name(*d)));
+    }
+    return Ok{};
+  }
+  // after(ARG): the same bytes, ordered after earlier work.
+  if (Result<Token> paren = expect(Tok::RParen, close); !paren) return paren.error();
+  return Ok{};
+}
+
+// Decimal digits only, below kMaxBytes; the digits are checked before the
+// value, and the value never overflows while it is accumulated.
+Result<Bytes> Parser::parse_number(const Token& t, std::string_view what) const {
+  for (char c : t.text) {
+    if (!is_digit(c)) {
+      return error_at(t.pos, fmt::format("{} {} is not a decimal number", what, quoted(t.text)));
+    }
+  }
+  Bytes value = 0;
+  for (char c : t.text) {
+    const Bytes digit = static_cast<Bytes>(c - '0');
+    if (value > (kMaxBytes - 1 - digit) / 10) {
+      return error_at(t.pos, fmt::format("{} at or above 2^62: {}", what, quoted(t.text)));
+    }
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+Result<Dtype> Parser::parse_dtype(const Token& t) const {
+  if (std::optional<Dtype> d = dtype_from_name(t.text)) return *d;
+  return error_at(
+      t.pos,
+      fmt::format("unknown dtype {} (expected bool, int8, uint8, int16, uint16, float16, bfloat16, int32, "
+                  "uint32, float32, int64, uint64 or float64)",
+                  quoted(t.text)));
+}
+
+// ---------------------------------------------------------------- printer
+
+void append_arg(std::string& out, const Schedule& s, const Arg& arg) {
+  std::vector<const Arg*> views;
+  const Arg* a = &arg;
+  while (a->kind != Arg::Kind::Storage) {
+    views.push_back(a);
+    a = &a->base.front();
+  }
+  for (const Arg* v : views) {
+    switch (v->kind) {
+      case Arg::Kind::Shrink: out += "shrink("; break;
+      case Arg::Kind::Bitcast: out += "bitcast("; break;
+      case Arg::Kind::After: out += "after("; break;
+      case Arg::Kind::Storage: break;
+    }
+  }
+  out += s.storage[a->storage].name;
+  for (auto it = views.rbegin(); it != views.rend(); ++it) {
+    const Arg& v = **it;
+    switch (v.kind) {
+      case Arg::Kind::Shrink: fmt::format_to(std::back_inserter(out), ", {}, {})", v.start, v.length); break;
+      case Arg::Kind::Bitcast: fmt::format_to(std::back_inserter(out), ", {})", dtype_name(v.dtype)); break;
+      case Arg::Kind::After: out += ')'; break;
+      case Arg::Kind::Storage: break;
+    }
+  }
+}
+
+void append_declaration(std::string& out, const Storage& st) {
+  fmt::format_to(std::back_inserter(out), "{} {} {} {} {}", storage_kind_name(st.kind), st.name, st.device,
+                 dtype_name(st.dtype), st.bytes);
+  if (st.kind == StorageKind::Buffer) {
+    if (st.phase != 0) fmt::format_to(std::back_inserter(out), " phase={}", st.phase);
+    if (st.held) out += " held";
+  }
+  out += '\n';
+}
+
+// Entries are walked with an explicit stack, so a model of any depth prints.
+void append_entries(std::string& out, const Schedule& s) {
+  struct Level {
+    const std::vector<Entry>* entries;
+    std::size_t next;
+  };
+  std::vector<Level> stack{{&s.entries, 0}};
+  auto indent = [&](std::size_t depth) { out.append(2 * depth, ' '); };
+  while (!stack.empty()) {
+    Level& level = stack.back();
+    if (level.next == level.entries->size()) {
+      stack.pop_back();
+      if (!stack.empty()) {
+        indent(stack.size() - 1);
+        out += "}\n";
+      }
+      continue;
+    }
+    const Entry& e = (*level.entries)[level.next++];
+    indent(stack.size() - 1);
+    switch (e.kind) {
+      case Entry::Kind::Kernel:
+      case Entry::Kind::Copy:
+        out += e.kind == Entry::Kind::Kernel ? "kernel " + e.name : std::string("copy");
+        for (const Arg& a : e.args) {
+          out += ' ';
+          append_arg(out, s, a);
+        }
+        out += '\n';
+        break;
+      case Entry::Kind::Range:
+        out += "range {\n";
+        stack.push_back({&e.body, 0});
+        break;
+      case Entry::Kind::Loop:
+        out += "loop flag=";
+        append_arg(out, s, e.flag.front());
+        out += " {\n";
+        stack.push_back({&e.body, 0});
+        break;
+    }
+  }
+}
+
+// Closes a file descriptor on every way out of read_file.
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  ~FileDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+Result<Schedule> parse_schedule(std::string_view text, std::string_view file) {
+  return Parser(text, file).run();
+}
+
+Result<Schedule> read_schedule(const std::string& path) {
+  Result<std::string> text = read_file(path);
+  if (!text) return text.error();
+  return parse_schedule(*text, path);
+}
+
+std::string print_schedule(const Schedule& s) {
+  std::string out = "schedule v1\n";
+  for (const Storage& st : s.storage) append_declaration(out, st);
+  append_entries(out, s);
+  return out;
+}
+
+std::string print_arg(const Schedule& s, const Arg& arg) {
+  std::string out;
+  append_arg(out, s, arg);
+  return out;
+}
+
+Result<std::string> read_file(const std::string& path) {
+  auto fail = [&](int err) {
+    return Error{path, "cannot read: " + std::error_code(err, std::generic_category()).message()};
+  };
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return fail(errno);
+  struct stat info {};
+  if (::fstat(fd.get(), &info) != 0) return fail(errno);
+  // open() succeeds on a directory; reading it would fail with a less clear errno.
+  if (S_ISDIR(info.st_mode)) return fail(EISDIR);
+  std::string text;
+  if (S_ISREG(info.st_mode) && info.st_size > 0) text.reserve(static_cast<std::size_t>(info.st_size));
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), chunk, sizeof chunk);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail(errno);
+    }
+    if (n == 0) break;
+    text.append(chunk, static_cast<std::size_t>(n));
+  }
+  return text;
+}
+
+}  // namespace planck

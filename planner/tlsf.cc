@@ -1,1 +1,206 @@
 #include "planner/tlsf.h"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+
+#include <fmt/format.h>
+
+// A two-level segregated fit allocator (Masmano et al., "TLSF: a New Dynamic
+// Memory Allocator for Real-Time Systems", ECRTS 2004), with the rules of
+// SPEC section 4 rather than the paper's where they differ: bins are FIFO
+// queues, a request is rounded up to the size of its bin before the search,
+// and freeing merges rightward from the leftmost free block of the run.
+//
+// Each level keeps a bitmap of its non-empty bins and one word says which
+// levels hold a free block, so the search is two find-first-set operations;
+// the per-level counts of the specification are these bits (a level's count
+// is nonzero exactly when one of its queues is non-empty).
+
+namespace planck {
+namespace {
+
+// The set bits of a 64-bit map at index i and above.
+std::uint64_t bits_from(int i) { return i >= 64 ? 0 : ~std::uint64_t{0} << i; }
+
+}  // namespace
+
+int bitlen(Bytes x) { return std::bit_width(x); }
+
+Result<Tlsf> Tlsf::create(Bytes capacity, Bytes block_size, Bytes second_level) {
+  if (second_level == 0) return Error{"", "TLSF second-level count must be at least 1"};
+  // 2^(L-1) bins per level must fit one 64-bit bitmap: L <= 7.
+  if (second_level > 127) {
+    return Error{"", fmt::format("TLSF second-level count {} is above the largest supported, 127",
+                                 second_level)};
+  }
+  if (block_size == 0) return Error{"", "TLSF block size must be at least 1"};
+  if (bitlen(block_size) < bitlen(second_level)) {
+    return Error{"", fmt::format("TLSF block size {} has fewer bits than second-level count {}",
+                                 block_size, second_level)};
+  }
+  return Tlsf(capacity, block_size, bitlen(second_level));
+}
+
+Tlsf::Tlsf(Bytes capacity, Bytes block_size, int second_level_bits)
+    : capacity_(capacity),
+      block_size_(block_size),
+      l_(second_level_bits),
+      max_l1_(bitlen(capacity)),
+      l2_count_(1 << (second_level_bits - 1)),
+      bins_(static_cast<std::size_t>(max_l1_ + 1) * static_cast<std::size_t>(l2_count_)),
+      l2_bits_(static_cast<std::size_t>(max_l1_ + 1), 0) {
+  if (capacity_ == 0) return;
+  BlockState& whole = blocks_[0];
+  whole.size = capacity_;
+  insert_free(0, whole);
+}
+
+Tlsf::Bin Tlsf::bin(Bytes s) const {
+  if (s == 0) return {0, 0};
+  int l1 = bitlen(s);
+  Bytes offset = s - (Bytes{1} << (l1 - 1));
+  return {l1, static_cast<int>(offset >> std::max(0, l1 - l_))};
+}
+
+std::size_t Tlsf::bin_index(Bin b) const {
+  return static_cast<std::size_t>(b.l1) * static_cast<std::size_t>(l2_count_) +
+         static_cast<std::size_t>(b.l2);
+}
+
+void Tlsf::insert_free(Bytes start, BlockState& block) {
+  Bin b = bin(block.size);
+  Queue& q = queue(b);
+  block.queue_prev = q.back;
+  block.queue_next = kNone;
+  if (q.back == kNone) {
+    q.front = start;
+  } else {
+    blocks_.at(q.back).queue_next = start;
+  }
+  q.back = start;
+  l2_bits_[b.l1] |= std::uint64_t{1} << b.l2;
+  l1_bits_ |= std::uint64_t{1} << (b.l1 - 1);
+}
+
+void Tlsf::remove_free(BlockState& block) {
+  Bin b = bin(block.size);
+  Queue& q = queue(b);
+  if (block.queue_prev == kNone) {
+    q.front = block.queue_next;
+  } else {
+    blocks_.at(block.queue_prev).queue_next = block.queue_next;
+  }
+  if (block.queue_next == kNone) {
+    q.back = block.queue_prev;
+  } else {
+    blocks_.at(block.queue_next).queue_prev = block.queue_prev;
+  }
+  block.queue_prev = block.queue_next = kNone;
+  if (q.front == kNone) {
+    l2_bits_[b.l1] &= ~(std::uint64_t{1} << b.l2);
+    if (l2_bits_[b.l1] == 0) l1_bits_ &= ~(std::uint64_t{1} << (b.l1 - 1));
+  }
+}
+
+std::optional<Tlsf::Bin> Tlsf::find_bin(Bin from) const {
+  if (from.l1 > max_l1_) return std::nullopt;
+  // At the request's own level the search starts at its l2 ...
+  if (std::uint64_t here = l2_bits_[from.l1] & bits_from(from.l2); here != 0) {
+    return Bin{from.l1, std::countr_zero(here)};
+  }
+  // ... and at every higher level at l2 = 0. Bit l1 - 1 stands for level l1,
+  // so the levels above from.l1 are the bits from index from.l1 on.
+  std::uint64_t above = l1_bits_ & bits_from(from.l1);
+  if (above == 0) return std::nullopt;
+  int l1 = std::countr_zero(above) + 1;
+  return Bin{l1, std::countr_zero(l2_bits_[l1])};
+}
+
+std::optional<Bytes> Tlsf::alloc(Bytes r) {
+  Bytes need = std::max(block_size_, r);
+  // bitlen(need) >= bitlen(B) >= L, so the shift is at least 0.
+  std::optional<Bytes> s = checked_round_up(need, Bytes{1} << (bitlen(need) - l_));
+  if (!s) return std::nullopt;  // the rounded size passes 2^64: nothing can hold it
+  std::optional<Bin> found = find_bin(bin(*s));
+  if (!found) return std::nullopt;
+
+  Bytes start = queue(*found).front;
+  BlockState& block = blocks_.at(start);
+  // Every block in a bin the search reaches holds at least s >= need bytes:
+  // the TLSF search lemma of SPEC section 7, which the Z3 oracle proves.
+  assert(block.size >= need);
+  remove_free(block);
+  block.used = true;
+  if (block.size > need) {
+    Bytes rest_start = start + need;
+    Bytes rest_size = block.size - need;
+    block.size = need;
+    if (Bytes after = rest_start + rest_size; after != capacity_) blocks_.at(after).left = rest_start;
+    // `block` stays valid: references into an unordered_map survive a rehash.
+    BlockState& rest = blocks_[rest_start];
+    rest.size = rest_size;
+    rest.left = start;
+    insert_free(rest_start, rest);
+  }
+  return start;
+}
+
+Status Tlsf::free(Bytes addr) {
+  if (addr >= capacity_) {
+    return Error{"", fmt::format("free({}): the address is past the end of the arena ({} bytes)",
+                                 addr, capacity_)};
+  }
+  auto it = blocks_.find(addr);
+  if (it == blocks_.end()) {
+    return Error{"", fmt::format("free({}): no block starts at this address", addr)};
+  }
+  if (!it->second.used) {
+    return Error{"", fmt::format("free({}): the block at this address is already free", addr)};
+  }
+  BlockState& freed = it->second;
+  freed.used = false;
+  insert_free(addr, freed);
+
+  // Every free merges its whole run, so at most one free block lies on each
+  // side; the walk follows the rule as stated rather than rely on that.
+  Bytes start = addr;
+  for (Bytes left = freed.left; left != kNone && !blocks_.at(left).used;
+       left = blocks_.at(left).left) {
+    start = left;
+  }
+  BlockState& merged = blocks_.at(start);
+  for (Bytes next = start + merged.size; next != capacity_; next = start + merged.size) {
+    auto right = blocks_.find(next);
+    if (right->second.used) break;
+    remove_free(merged);
+    remove_free(right->second);
+    merged.size += right->second.size;
+    blocks_.erase(right);
+    if (Bytes after = start + merged.size; after != capacity_) blocks_.at(after).left = start;
+    insert_free(start, merged);
+  }
+  return Ok{};
+}
+
+std::vector<Tlsf::Block> Tlsf::blocks() const {
+  std::vector<Block> out;
+  out.reserve(blocks_.size());
+  for (Bytes at = 0; at != capacity_;) {
+    const BlockState& b = blocks_.at(at);
+    out.push_back({at, b.size, b.used});
+    at += b.size;
+  }
+  return out;
+}
+
+std::vector<Bytes> Tlsf::bin_queue(Bin b) const {
+  std::vector<Bytes> out;
+  if (b.l1 < 0 || b.l1 > max_l1_ || b.l2 < 0 || b.l2 >= l2_count_) return out;
+  for (Bytes at = bins_[bin_index(b)].front; at != kNone; at = blocks_.at(at).queue_next) {
+    out.push_back(at);
+  }
+  return out;
+}
+
+}  // namespace planck

@@ -5,9 +5,8 @@
 // exact-size free block exists; bins are FIFO queues).
 
 #include <cstdint>
-#include <list>
-#include <map>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "planner/result.h"
@@ -26,8 +25,9 @@ class Tlsf {
     friend bool operator==(const Bin&, const Bin&) = default;
   };
 
-  // Capacity S, block size B, second-level count C. Needs C >= 1 and
-  // bitlen(B) >= bitlen(C); S may be 0 (every alloc then fails).
+  // Capacity S, block size B, second-level count C. Needs 1 <= C <= 127
+  // (so that the bins one level can reach, 2^(bitlen(C)-1), fit one 64-bit
+  // bitmap) and bitlen(B) >= bitlen(C); S may be 0 (every alloc then fails).
   static Result<Tlsf> create(Bytes capacity, Bytes block_size, Bytes second_level);
 
   // bin(s) = (bitlen(s), (s - 2^(l1-1)) >> max(0, l1 - L)) for s >= 1.
@@ -54,24 +54,43 @@ class Tlsf {
   Bytes capacity() const { return capacity_; }
 
  private:
+  // Neither a block start nor a queue link: every block starts below capacity.
+  static constexpr Bytes kNone = ~Bytes{0};
+
+  // A block, keyed by its start; its right neighbour starts at start + size.
+  // Free blocks are chained through their bin's queue by start address, so
+  // the state is plain values (copies stay valid) and taking a block out of
+  // the middle of its queue is O(1).
   struct BlockState {
     Bytes size = 0;
+    Bytes left = kNone;       // start of the block to the left
     bool used = false;
-    std::list<Bytes>::iterator in_bin;  // valid when free
+    Bytes queue_prev = kNone; // free only: neighbours in the bin's queue
+    Bytes queue_next = kNone;
   };
+  struct Queue {
+    Bytes front = kNone;
+    Bytes back = kNone;
+  };
+
   Tlsf(Bytes capacity, Bytes block_size, int second_level_bits);
 
+  Queue& queue(Bin b) { return bins_[bin_index(b)]; }
   std::size_t bin_index(Bin b) const;
+  // The first non-empty bin at or after `from` in search order, if any.
+  std::optional<Bin> find_bin(Bin from) const;
   void insert_free(Bytes start, BlockState& block);
   void remove_free(BlockState& block);
 
   Bytes capacity_;
   Bytes block_size_;
-  int l_;   // L = bitlen(C)
-  int max_l1_;  // bitlen(capacity)
-  std::map<Bytes, BlockState> blocks_;       // by start address
-  std::vector<std::list<Bytes>> bins_;       // (max_l1_+1) * 2^L FIFO queues of block starts
-  std::vector<std::uint64_t> level_count_;   // free blocks per l1
+  int l_;          // L = bitlen(C)
+  int max_l1_;     // bitlen(capacity)
+  int l2_count_;   // second-level bins a level can reach: 2^(L-1)
+  std::unordered_map<Bytes, BlockState> blocks_;
+  std::vector<Queue> bins_;             // (max_l1_ + 1) * l2_count_ queues
+  std::vector<std::uint64_t> l2_bits_;  // per l1: bit l2 set iff that queue is non-empty
+  std::uint64_t l1_bits_ = 0;           // bit l1 - 1 set iff level l1 holds a free block
 };
 
 }  // namespace planck

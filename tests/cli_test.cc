@@ -1,1 +1,140 @@
+// The planck command as a user runs it: outputs, files and exit codes
+// (0 success, 1 a wrong plan, 2 bad input).
+
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "planner/text.h"
+#include "tests/run_command.h"
+
+namespace planck {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+using testing::CommandResult;
+using testing::planck_bin;
+using testing::read_text;
+using testing::run_command;
+using testing::write_text;
+
+constexpr const char* kReuse = R"(schedule v1
+param x CPU float32 1024
+buffer a CPU float32 1024
+buffer b CPU float32 1024
+buffer c CPU float32 1024
+kernel k0 a x
+kernel k1 b a
+kernel k2 c b
+)";
+
+// a at 0 and b at 1024; a is free from entry 2, where c takes its block.
+constexpr const char* kReusePlan = "plan v1\narena arena0 CPU 2048\nplace a arena0 0\nplace b arena0 1024\nplace c arena0 0\n";
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::temp_dir();
+    sched_ = dir_ + "/reuse.sched";
+    write_text(sched_, kReuse);
+  }
+  void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
+
+  CommandResult planck(const std::string& args, const std::string& env = "") {
+    return run_command(env + " " + planck_bin() + " " + args);
+  }
+
+  std::string dir_;
+  std::string sched_;
+};
+
+TEST_F(Cli, PlanPrintsThePlanFile) {
+  CommandResult r = planck("plan " + sched_);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, kReusePlan);
+}
+
+TEST_F(Cli, PlanWritesThePlanFileWithOutput) {
+  CommandResult r = planck("plan " + sched_ + " -o " + dir_ + "/reuse.plan");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(read_text(dir_ + "/reuse.plan"), kReusePlan);
+}
+
+TEST_F(Cli, RewriteReplacesEachPlannedBufferByAViewOfItsArena) {
+  CommandResult r = planck("plan --rewrite " + sched_);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, R"(schedule v1
+param x CPU float32 1024
+buffer arena0 CPU int8 2048
+kernel k0 bitcast(shrink(arena0, 0, 1024), float32) x
+kernel k1 bitcast(shrink(arena0, 1024, 1024), float32) bitcast(shrink(arena0, 0, 1024), float32)
+kernel k2 bitcast(shrink(arena0, 0, 1024), float32) bitcast(shrink(arena0, 1024, 1024), float32)
+)");
+}
+
+TEST_F(Cli, NoMemoryPlannerLeavesTheScheduleUnchanged) {
+  CommandResult r = planck("plan --rewrite " + sched_, "NO_MEMORY_PLANNER=1");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, print_schedule(*parse_schedule(kReuse, "reuse.sched")));
+  CommandResult p = planck("plan " + sched_, "NO_MEMORY_PLANNER=1");
+  EXPECT_EQ(p.out, "plan v1\n");
+}
+
+TEST_F(Cli, DebugPrintsTheMemorySavedFirst) {
+  CommandResult r = planck("plan " + sched_, "DEBUG=1");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("memory reduced from 0.00 MB -> 0.00 MB, 3 -> 1 bufs\nplan v1\n"));
+  EXPECT_EQ(planck("plan " + sched_, "DEBUG=yes").exit_code, 2);
+}
+
+TEST_F(Cli, CheckAcceptsAValidPlan) {
+  write_text(dir_ + "/reuse.plan", kReusePlan);
+  CommandResult r = planck("check " + sched_ + " " + dir_ + "/reuse.plan");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("valid plan"));
+}
+
+TEST_F(Cli, CheckRejectsOverlappingBuffersWithExitOneAndSaysWhy) {
+  // b placed on a's bytes while both are alive at entry 1.
+  write_text(dir_ + "/bad.plan",
+             "plan v1\narena arena0 CPU 2048\nplace a arena0 0\nplace b arena0 0\nplace c arena0 1024\n");
+  CommandResult r = planck("check " + sched_ + " " + dir_ + "/bad.plan");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.out, HasSubstr("overlap"));
+  EXPECT_THAT(r.out, HasSubstr("a"));
+  EXPECT_THAT(r.out, HasSubstr("[0, 1024)"));
+  EXPECT_THAT(r.err, HasSubstr("invalid plan"));
+}
+
+TEST_F(Cli, BadInputGivesExitTwoAndItsPlace) {
+  write_text(dir_ + "/broken.sched", "schedule v1\nbuffer a CPU float32 1023\n");
+  CommandResult r = planck("plan " + dir_ + "/broken.sched");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("broken.sched:2:"));
+
+  write_text(dir_ + "/broken.plan", "plan v1\nplace a arena0\n");
+  CommandResult c = planck("check " + sched_ + " " + dir_ + "/broken.plan");
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_THAT(c.err, HasSubstr("broken.plan:2:"));
+}
+
+TEST_F(Cli, AMissingFileOrABadFlagIsBadInput) {
+  CommandResult r = planck("plan " + dir_ + "/nope.sched");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("nope.sched"));
+  EXPECT_EQ(planck("plan --no-such-flag " + sched_).exit_code, 2);
+  EXPECT_EQ(planck("plan --planner nonesuch " + sched_).exit_code, 2);
+  EXPECT_EQ(planck("").exit_code, 2);
+}
+
+TEST_F(Cli, StatsPrintsBuffersLowerBoundArenaAndRatioPerDevice) {
+  CommandResult r = planck("stats " + sched_);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("lower bound"));
+  // Three buffers of 1024 bytes, two alive at once: lower bound 2048, arena 2048.
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("CPU +3 +2048 +2048 +1\\.000 +ok"));
+}
+
+}  // namespace
+}  // namespace planck

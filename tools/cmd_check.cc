@@ -1,7 +1,47 @@
+#include <fmt/format.h>
+
+#include "oracle/checker.h"
 #include "tools/commands.h"
 
 namespace planck::cli {
+namespace {
 
-void add_check_command(CLI::App& app) { (void)app; }
+struct CheckArgs {
+  std::string schedule;
+  std::string plan;
+  bool quadratic = false;
+};
+
+void run_check(const CheckArgs& args) {
+  const Schedule s = load_schedule(args.schedule);
+  const Plan p = load_plan(args.plan);
+  const std::vector<oracle::Violation> found =
+      args.quadratic ? oracle::check_plan_quadratic(s, p) : oracle::check_plan(s, p);
+  if (found.empty()) {
+    fmt::print("{}: valid plan for {}: {} buffers in {} arenas\n", args.plan, args.schedule,
+               p.placements.size(), p.arenas.size());
+    return;
+  }
+  for (const oracle::Violation& v : found) {
+    fmt::print("{}: {}\n", args.plan, v.message);
+  }
+  throw Exit{kExitFound, fmt::format("{}: invalid plan for {}: {} violation{}", args.plan,
+                                     args.schedule, found.size(), found.size() == 1 ? "" : "s")};
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app) {
+  auto args = std::make_shared<CheckArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "check",
+      "Check a plan file against a schedule, from any planner. Exit 0: valid; 1: each "
+      "violation explained; 2: bad input.");
+  cmd->add_option("schedule", args->schedule, "the .sched file")->required();
+  cmd->add_option("plan", args->plan, "the .plan file")->required();
+  cmd->add_flag("--quadratic", args->quadratic,
+                "use the plain O(n^2) checker, which lists every overlapping pair");
+  cmd->callback([args] { run_check(*args); });
+}
 
 }  // namespace planck::cli

@@ -1,7 +1,75 @@
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "planner/planner.h"
+#include "planner/rewrite.h"
+#include "planner/text.h"
 #include "tools/commands.h"
 
 namespace planck::cli {
+namespace {
 
-void add_plan_command(CLI::App& app) { (void)app; }
+struct PlanArgs {
+  std::string schedule;
+  std::string output;
+  std::string planner = "tlsf";
+  bool rewrite = false;
+};
+
+void write_output(const std::string& path, const std::string& text) {
+  if (path.empty() || path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return;
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw Exit{kExitBadInput, path + ": cannot write"};
+}
+
+void run_plan(const PlanArgs& args) {
+  const Schedule s = load_schedule(args.schedule);
+  auto planner = make_planner(args.planner);
+  if (!planner) throw Exit{kExitBadInput, "--planner: no planner named " + args.planner};
+
+  // Rule 9: with NO_MEMORY_PLANNER set, nothing is planned and the schedule is left as it is.
+  Plan plan;
+  if (env_level("NO_MEMORY_PLANNER") < 1) {
+    auto planned = planner->plan(s);
+    if (!planned) throw Exit{kExitBadInput, args.schedule + ": " + planned.error().message()};
+    plan = std::move(planned).value();
+  }
+  if (env_level("DEBUG") >= 1) {
+    std::string line = debug_line(s, plan);
+    if (!line.empty()) std::printf("%s\n", line.c_str());
+  }
+  if (!args.rewrite) {
+    write_output(args.output, print_plan(plan));
+    return;
+  }
+  auto rewritten = rewrite(s, plan);
+  if (!rewritten) throw Exit{kExitBadInput, args.schedule + ": " + rewritten.error().message()};
+  write_output(args.output, print_schedule(*rewritten));
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App& app) {
+  auto args = std::make_shared<PlanArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "plan",
+      "Plan a schedule's buffers into arenas and print the plan file (or, with --rewrite, the "
+      "planned schedule). NO_MEMORY_PLANNER=1 leaves the schedule unplanned; DEBUG=1 prints the "
+      "memory saved on standard output first.");
+  cmd->add_option("schedule", args->schedule, "the .sched file")->required();
+  cmd->add_option("-o,--output", args->output, "write to this file instead of standard output");
+  cmd->add_flag("--rewrite", args->rewrite, "print the rewritten schedule instead of the plan");
+  cmd->add_option("--planner", args->planner, "the planner to use")
+      ->check(CLI::IsMember(planner_names()))
+      ->capture_default_str();
+  cmd->callback([args] { run_plan(*args); });
+}
 
 }  // namespace planck::cli

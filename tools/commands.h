@@ -5,6 +5,10 @@
 // 2 bad input (unreadable file, parse error, bad flag).
 
 #include <CLI/CLI.hpp>
+#include <string>
+
+#include "planner/plan.h"
+#include "planner/schedule.h"
 
 namespace planck::cli {
 
@@ -17,6 +21,13 @@ struct Exit {
   int code;
   std::string message;  // printed on stderr when not empty
 };
+
+// Loaders for the commands: bad input ends the command with exit 2 and its place.
+Schedule load_schedule(const std::string& path);
+Plan load_plan(const std::string& path);
+// The integer value of an environment variable (0 when unset); a value that
+// is not an integer is bad input.
+int env_level(const char* name);
 
 void add_plan_command(CLI::App& app);    // planck plan FILE [-o PLAN] [--rewrite] [--planner NAME]
 void add_check_command(CLI::App& app);   // planck check FILE PLAN

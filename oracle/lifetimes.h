@@ -1,0 +1,38 @@
+#pragma once
+// The oracle's own reading of SPEC section 3, rules 1 to 4: what each
+// top-level entry takes, what is planned, how long it lives and how many
+// bytes it is given. Written apart from planner/lifetimes.h on purpose: a
+// bug there must not hide itself from the oracles.
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "planner/schedule.h"
+
+namespace planck::oracle {
+
+// The top-level entries first..last (inclusive) that take a storage.
+struct Lifetime {
+  StorageId storage = 0;
+  std::size_t first = 0;
+  std::size_t last = 0;
+};
+
+// Rules 1 and 3 for all storage: every storage some entry takes, in order
+// of first appearance (entry by entry, in the order each entry takes it),
+// with the first and last top-level entry that takes it. A call takes the
+// storage of each argument, through any depth of views; a loop takes what
+// each call in it takes, nested loops included, then its flag's storage.
+std::vector<Lifetime> taken_storage(const Schedule& s);
+
+// Rule 2 without "taken": a buffer that is not held and not on a disk.
+bool plannable(const Storage& s);
+
+// Rule 2: the taken storage that is plannable, in order of first appearance.
+std::vector<Lifetime> planned_buffers(const Schedule& s);
+
+// Rule 4: round_up(phase + bytes, 256), or nullopt when that overflows.
+std::optional<Bytes> rounded_size(const Storage& s);
+
+}  // namespace planck::oracle

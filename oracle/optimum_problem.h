@@ -1,0 +1,98 @@
+#pragma once
+// The packing problem of the optimum oracle (SPEC section 7): items with a
+// size and a lifetime, to be given offsets so that items alive at a common
+// time occupy disjoint [offset, offset + size). The arena of a placement is
+// its largest offset + size.
+//
+// Two levels of the same problem live here. PackingProblem is what callers
+// give: named items, sizes in bytes (or in any unit the caller chose, such
+// as 256-byte blocks). UnitItem is what the engines (search, Z3, brute
+// force, greedy) solve: one independent part of the timeline, sizes divided
+// by the part's gcd, every number a signed 64-bit integer that cannot wrap.
+// The plain checker below judges every placement before it is reported, and
+// shares no code with the engines.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "planner/result.h"
+#include "planner/schedule.h"
+
+namespace planck::oracle {
+
+struct PackingItem {
+  std::string name;
+  Bytes size = 0;
+  std::int64_t lower = 0;  // alive on the half-open [lower, upper)
+  std::int64_t upper = 0;
+};
+
+struct PackingProblem {
+  std::vector<PackingItem> items;
+};
+
+// Where each item starts, by item index.
+using Offsets = std::vector<Bytes>;
+
+// Items together may hold at most this much, so that every offset + size an
+// engine forms fits a signed 64-bit integer with room to spare.
+inline constexpr Bytes kMaxTotalSize = kMaxBytes;
+
+// A problem the oracle takes: lower < upper for every item, and all sizes
+// together at most kMaxTotalSize. The error names the first item at fault.
+Status check_problem(const PackingProblem& p);
+
+// Two items share a time when their half-open lifetimes intersect.
+bool alive_together(const PackingItem& a, const PackingItem& b);
+
+// The most bytes alive at once: a lower bound on every arena. Needs a problem
+// that passes check_problem.
+Bytes peak_live(const PackingProblem& p);
+
+// The largest offset + size, 0 without items; nullopt when an offset + size
+// passes the largest Bytes.
+std::optional<Bytes> arena_size(const PackingProblem& p, const Offsets& offsets);
+
+// The plain O(n^2) checker: one offset per item, every offset + size at most
+// the capacity (when given), and every two items alive together disjoint.
+// Empty when the placement is valid, else what is wrong, naming the items.
+std::string placement_error(const PackingProblem& p, const Offsets& offsets,
+                            std::optional<Bytes> capacity = std::nullopt);
+
+// The parts of the timeline no item crosses, each a list of item indices in
+// increasing order; the parts in order of time. The least arena of the whole
+// problem is the largest of the parts' least arenas.
+std::vector<std::vector<std::size_t>> independent_parts(const PackingProblem& p);
+
+// --- What the engines solve ---
+
+// An item in units: size >= 1, lower < upper.
+struct UnitItem {
+  std::int64_t size = 0;
+  std::int64_t lower = 0;  // alive on the half-open [lower, upper)
+  std::int64_t upper = 0;
+};
+
+inline bool alive_together(const UnitItem& a, const UnitItem& b) {
+  return a.lower < b.upper && b.lower < a.upper;
+}
+
+// An engine's answer to "do these items fit in this capacity?".
+enum class FitOutcome {
+  Found,       // offsets holds a placement within the capacity
+  Infeasible,  // proven: no placement fits
+  Timeout,     // the time (or, for the search, node) budget ran out first
+};
+
+struct Fit {
+  FitOutcome outcome = FitOutcome::Timeout;
+  std::vector<std::int64_t> offsets;  // when Found, by item index
+};
+
+using Clock = std::chrono::steady_clock;
+
+}  // namespace planck::oracle

@@ -1,0 +1,134 @@
+#include "oracle/search.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <array>
+#include <chrono>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "oracle/brute_force.h"
+#include "oracle/optimum_test_util.h"
+
+namespace planck::oracle {
+namespace {
+
+using ::testing::IsEmpty;
+
+Clock::time_point later() { return Clock::now() + std::chrono::seconds(60); }
+
+// The instance of MiniMalloc's InfeasibleTricky test: peak 4, least arena 5.
+const std::vector<UnitItem> kTricky = {{3, 0, 1}, {1, 0, 3}, {3, 4, 5}, {1, 2, 5},
+                                       {2, 1, 2}, {2, 3, 4}, {1, 1, 4}};
+
+// Every combination of the nine switches, in a fixed order.
+std::vector<SearchSwitches> every_combination() {
+  std::vector<SearchSwitches> all;
+  for (unsigned bits = 0; bits < (1u << 9); ++bits) {
+    auto on = [&](unsigned k) { return (bits >> k & 1u) != 0; };
+    all.push_back({.canonical_only = on(0),
+                   .section_inference = on(1),
+                   .dynamic_ordering = on(2),
+                   .check_dominance = on(3),
+                   .unallocated_floor = on(4),
+                   .monotonic_floor = on(5),
+                   .hatless_pruning = on(6),
+                   .dynamic_decomposition = on(7),
+                   .round_robin = on(8)});
+  }
+  return all;
+}
+
+std::string describe(const SearchSwitches& s) {
+  return fmt::format(
+      "canonical {} sections {} ordering {} dominance {} unallocated {} monotonic {} hatless {} "
+      "decomposition {} round_robin {}",
+      s.canonical_only, s.section_inference, s.dynamic_ordering, s.check_dominance,
+      s.unallocated_floor, s.monotonic_floor, s.hatless_pruning, s.dynamic_decomposition,
+      s.round_robin);
+}
+
+TEST(Search, TheTrickyCaseDoesNotFitInItsPeakButFitsOneAbove) {
+  PlacementSearch search(kTricky);
+  EXPECT_EQ(search.fit(4, later()).outcome, FitOutcome::Infeasible);
+  const Fit f = search.fit(5, later());
+  ASSERT_EQ(f.outcome, FitOutcome::Found);
+  EXPECT_THAT(placement_error(testing::as_problem(kTricky), testing::as_offsets(f.offsets), 5),
+              IsEmpty());
+}
+
+TEST(Search, NoItemsFitAnyCapacity) {
+  PlacementSearch search({});
+  EXPECT_EQ(search.fit(0, later()).outcome, FitOutcome::Found);
+}
+
+TEST(Search, AnItemLargerThanTheCapacityDoesNotFit) {
+  PlacementSearch search({{5, 0, 1}});
+  EXPECT_EQ(search.fit(4, later()).outcome, FitOutcome::Infeasible);
+  EXPECT_EQ(search.fit(5, later()).outcome, FitOutcome::Found);
+}
+
+TEST(Search, PiecesOfTheTimelineNoItemCrossesAreSolvedApart) {
+  // Two copies of the tricky case, one after the other: each needs 5.
+  std::vector<UnitItem> twice = kTricky;
+  for (UnitItem u : kTricky) twice.push_back({u.size, u.lower + 10, u.upper + 10});
+  for (bool decomposition : {false, true}) {
+    SearchSwitches sw;
+    sw.dynamic_decomposition = decomposition;
+    PlacementSearch search(twice, sw);
+    EXPECT_EQ(search.fit(4, later()).outcome, FitOutcome::Infeasible);
+    const Fit f = search.fit(5, later());
+    ASSERT_EQ(f.outcome, FitOutcome::Found);
+    EXPECT_THAT(placement_error(testing::as_problem(twice), testing::as_offsets(f.offsets), 5),
+                IsEmpty());
+  }
+}
+
+TEST(Search, ADeadlineAlreadyPastGivesTimeout) {
+  PlacementSearch search(kTricky);
+  EXPECT_EQ(search.fit(4, Clock::now() - std::chrono::seconds(1)).outcome, FitOutcome::Timeout);
+}
+
+// The heart of it: every technique can be switched off, and every
+// combination must agree with brute force, both at the least arena (a
+// placement, which the checker accepts) and one below it (none).
+TEST(Search, EveryCombinationOfSwitchesAgreesWithBruteForce) {
+  std::mt19937_64 rng(2024);
+  std::vector<std::vector<UnitItem>> instances{kTricky};
+  while (instances.size() < 40) instances.push_back(testing::random_items(rng, {}));
+  std::vector<std::int64_t> least;
+  for (const auto& items : instances) least.push_back(brute_force_least_arena(items)->arena);
+  for (const SearchSwitches& sw : every_combination()) {
+    for (std::size_t k = 0; k < instances.size(); ++k) {
+      const std::vector<UnitItem>& items = instances[k];
+      PlacementSearch search(items, sw);
+      const Fit below = search.fit(least[k] - 1, later());
+      ASSERT_EQ(below.outcome, FitOutcome::Infeasible)
+          << describe(sw) << "\n" << testing::describe(items) << " at " << least[k] - 1;
+      const Fit at = search.fit(least[k], later());
+      ASSERT_EQ(at.outcome, FitOutcome::Found)
+          << describe(sw) << "\n" << testing::describe(items) << " at " << least[k];
+      ASSERT_THAT(placement_error(testing::as_problem(items), testing::as_offsets(at.offsets),
+                                  static_cast<Bytes>(least[k])),
+                  IsEmpty())
+          << describe(sw) << "\n" << testing::describe(items);
+    }
+  }
+}
+
+TEST(Search, DefaultSwitchesAgreeWithBruteForceOnLongerTimelines) {
+  std::mt19937_64 rng(99);
+  const testing::Shape shape{.min_items = 5, .max_items = 7, .horizon = 20, .max_length = 10, .max_size = 9};
+  for (int round = 0; round < 300; ++round) {
+    const std::vector<UnitItem> items = testing::random_items(rng, shape);
+    const std::int64_t least = brute_force_least_arena(items)->arena;
+    PlacementSearch search(items);
+    ASSERT_EQ(search.fit(least - 1, later()).outcome, FitOutcome::Infeasible) << testing::describe(items);
+    ASSERT_EQ(search.fit(least, later()).outcome, FitOutcome::Found) << testing::describe(items);
+  }
+}
+
+}  // namespace
+}  // namespace planck::oracle

@@ -1,0 +1,34 @@
+// "naive": every planned buffer its own bytes, end to end in order of first
+// appearance, per device. No reuse at all: the upper bound any planner
+// should beat, and a plan that is right whatever the lifetimes are.
+
+#include "planner/heuristics.h"
+#include "planner/plan_builder.h"
+
+namespace planck {
+namespace {
+
+Result<std::vector<Bytes>> place_end_to_end(const std::vector<PlannedBuffer>& buffers) {
+  std::vector<Bytes> place;
+  place.reserve(buffers.size());
+  Bytes end = 0;
+  for (const PlannedBuffer& b : buffers) {
+    place.push_back(end);
+    auto next = checked_add(end, b.size);
+    if (!next) return overflow_error(*b.storage, "the buffers laid end to end");
+    end = *next;
+  }
+  return place;
+}
+
+class NaivePlanner final : public Planner {
+ public:
+  std::string_view name() const override { return "naive"; }
+  Result<Plan> plan(const Schedule& s) const override { return plan_per_device(s, place_end_to_end); }
+};
+
+}  // namespace
+
+std::unique_ptr<Planner> make_naive_planner() { return std::make_unique<NaivePlanner>(); }
+
+}  // namespace planck

@@ -1,0 +1,90 @@
+// The harness honours RC_PARAMS, and a failure is reported with its shrunk
+// schedule and the command that reproduces it, and written to a file that
+// reads back as a schedule.
+
+#include <gtest/gtest.h>
+
+#include "properties/show.h"
+
+#include <rapidcheck.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "planner/text.h"
+#include "properties/generators.h"
+#include "properties/harness.h"
+
+namespace planck::props {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Runs this test program again with RC_PARAMS and a filter; its output.
+std::string run_self(const std::string& rc_params, const std::string& filter) {
+  const std::string exe = fs::read_symlink("/proc/self/exe").string();
+  const std::string command = "env RC_PARAMS='" + rc_params + "' '" + exe + "' --gtest_filter='" + filter + "' 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return "popen failed";
+  std::string out;
+  std::array<char, 4096> chunk;
+  while (std::size_t n = fread(chunk.data(), 1, chunk.size(), pipe)) out.append(chunk.data(), n);
+  pclose(pipe);
+  return out;
+}
+
+constexpr const char* kCheap = "Generators.MakeValidSchedulesWithinThePlannableTotal";
+
+TEST(Harness, HonoursSeedAndMaxSuccessFromRcParams) {
+  const std::string out = run_self("seed=42 max_success=7", kCheap);
+  EXPECT_NE(out.find("[ property ] 7 cases, seed 42"), std::string::npos) << out;
+}
+
+TEST(Harness, RunsItsOwnCaseCountWhenRcParamsGivesNone) {
+  const std::string out = run_self("seed=42", kCheap);
+  EXPECT_NE(out.find("[ property ] 150 cases, seed 42"), std::string::npos) << out;
+}
+
+TEST(Harness, ReportsAFailureWithItsScheduleAndHowToReproduceIt) {
+  const fs::path dir = fs::temp_directory_path() / fs::path("planck-harness-test-" + std::to_string(getpid()));
+  ASSERT_EQ(setenv("PLANCK_FAILURE_DIR", dir.c_str(), 1), 0);
+
+  const rc::detail::TestResult result = run_quietly(rc::detail::toProperty([] {
+                                                      const Schedule s = *schedules();
+                                                      RC_ASSERT(s.entries.size() < 3);
+                                                    }),
+                                                    77, 100);
+  rc::detail::FailureResult failure;
+  ASSERT_TRUE(result.match(failure));
+  rc::detail::TestParams params;
+  params.seed = 77;
+  params.maxSuccess = 100;
+  const std::string report = failure_report("Harness.Example/tlsf", params, failure);
+  unsetenv("PLANCK_FAILURE_DIR");
+
+  EXPECT_NE(report.find("schedule v1"), std::string::npos) << report;
+  EXPECT_NE(report.find("RC_PARAMS=\"seed=77 max_success=100\""), std::string::npos) << report;
+  EXPECT_NE(report.find("--gtest_filter='Harness.Example/tlsf'"), std::string::npos) << report;
+  EXPECT_NE(report.find("RC_PARAMS=\"reproduce="), std::string::npos) << report;
+
+  const fs::path file = dir / "Harness.Example_tlsf-77.sched";
+  ASSERT_TRUE(fs::exists(file)) << report;
+  EXPECT_NE(report.find(file.string()), std::string::npos) << report;
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_TRUE(text.str().starts_with("# Found by the property Harness.Example/tlsf")) << text.str();
+  EXPECT_NE(text.str().find("#   RC_PARAMS=\"seed=77 max_success=100\""), std::string::npos) << text.str();
+  Result<Schedule> s = parse_schedule(text.str(), file.string());
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  EXPECT_EQ(s->entries.size(), 3u) << text.str();
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace planck::props

@@ -1,0 +1,638 @@
+#include "properties/plan_properties.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "oracle/checker.h"
+#include "oracle/optimum.h"
+#include "oracle/optimum_input.h"
+#include "planner/rewrite.h"
+#include "planner/text.h"
+#include "properties/generators.h"
+#include "properties/reference_model.h"
+
+namespace planck::props {
+namespace {
+
+[[noreturn]] void fail(std::string what) {
+  throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Failure, std::move(what));
+}
+
+Plan plan_or_fail(const Planner& planner, const Schedule& s) {
+  Result<Plan> plan = planner.plan(s);
+  if (!plan) fail(fmt::format("planner {} failed: {}", planner.name(), plan.error().message()));
+  return std::move(*plan);
+}
+
+std::string describe(const Plan& p) { return print_plan(p); }
+
+Bytes rounded(const Storage& st) {
+  // Generated schedules keep every rounded size far below 2^64.
+  std::optional<Bytes> r = checked_round_up(st.phase + st.bytes, kPlaceAlign);
+  if (!r) fail(fmt::format("the rounded size of {} overflows", st.name));
+  return *r;
+}
+
+// The plan's placements and arenas by name, and each planned buffer's place.
+class PlanIndex {
+ public:
+  PlanIndex(const Schedule& s, const Plan& p) : s_(s), p_(p) {
+    for (const Arena& a : p.arenas) {
+      if (!arenas_.emplace(a.name, &a).second) fail(fmt::format("arena {} is declared twice", a.name));
+    }
+    for (const Placement& pl : p.placements) {
+      if (!placements_.emplace(pl.buffer, &pl).second) fail(fmt::format("{} is placed twice", pl.buffer));
+    }
+  }
+
+  const Placement& placement(StorageId id) const {
+    auto it = placements_.find(s_.storage[id].name);
+    if (it == placements_.end()) fail(fmt::format("planned buffer {} is not placed", s_.storage[id].name));
+    return *it->second;
+  }
+
+  const Arena& arena_of(StorageId id) const {
+    const Placement& pl = placement(id);
+    auto it = arenas_.find(pl.arena);
+    if (it == arenas_.end()) fail(fmt::format("{} is placed in {}, which the plan does not declare", pl.buffer, pl.arena));
+    return *it->second;
+  }
+
+  // [place + phase, place + phase + bytes): the bytes the buffer uses.
+  std::pair<Bytes, Bytes> bytes_of(StorageId id) const {
+    const Storage& b = s_.storage[id];
+    const Placement& pl = placement(id);
+    std::optional<Bytes> begin = checked_add(pl.place, b.phase);
+    std::optional<Bytes> end = begin ? checked_add(*begin, b.bytes) : std::nullopt;
+    if (!end) fail(fmt::format("{} placed at {} ends past 2^64", b.name, pl.place));
+    return {*begin, *end};
+  }
+
+  const Arena* device_arena(const std::string& device) const {
+    const Arena* found = nullptr;
+    for (const Arena& a : p_.arenas) {
+      if (a.device != device) continue;
+      if (found != nullptr) fail(fmt::format("device {} has two arenas, {} and {}", device, found->name, a.name));
+      found = &a;
+    }
+    return found;
+  }
+
+ private:
+  const Schedule& s_;
+  const Plan& p_;
+  std::map<std::string, const Arena*> arenas_;
+  std::map<std::string, const Placement*> placements_;
+};
+
+bool alive_together(const ModelLifetime& a, const ModelLifetime& b) { return a.first <= b.last && b.first <= a.last; }
+
+bool share_bytes(std::pair<Bytes, Bytes> a, std::pair<Bytes, Bytes> b) {
+  return a.first < a.second && b.first < b.second && a.first < b.second && b.first < a.second;
+}
+
+std::string range(std::pair<Bytes, Bytes> r) { return fmt::format("[{}, {})", r.first, r.second); }
+
+// ----------------------------------------------------------- the rewrite
+
+// Walks a schedule and its rewrite in step, entry by entry and argument by
+// argument, failing where their shapes differ; for every argument, calls
+// `f(storage the original names, what the rewrite has in its place, where)`
+// once the views the two share are peeled off.
+template <class F>
+void walk_rewrite(const Schedule& s, const Schedule& r, F&& f) {
+  struct Level {
+    const std::vector<Entry>* before;
+    const std::vector<Entry>* after;
+    std::string where;
+  };
+  std::vector<Level> stack{{&s.entries, &r.entries, "entry "}};
+  auto args = [&](const std::vector<Arg>& a, const std::vector<Arg>& b, const std::string& where) {
+    if (a.size() != b.size()) fail(fmt::format("the rewrite changed the argument count of {}", where));
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const Arg* x = &a[i];
+      const Arg* y = &b[i];
+      const std::string at = fmt::format("{} argument {} ({})", where, i, print_arg(s, a[i]));
+      while (x->kind != Arg::Kind::Storage) {
+        if (y->kind != x->kind || y->start != x->start || y->length != x->length ||
+            (x->kind == Arg::Kind::Bitcast && y->dtype != x->dtype)) {
+          fail(fmt::format("the rewrite changed a view of {}: {}", at, print_arg(r, b[i])));
+        }
+        x = &x->base.front();
+        y = &y->base.front();
+      }
+      f(x->storage, *y, at);
+    }
+  };
+  while (!stack.empty()) {
+    Level level = std::move(stack.back());
+    stack.pop_back();
+    if (level.before->size() != level.after->size()) {
+      fail(fmt::format("the rewrite changed the number of entries at {}", level.where));
+    }
+    for (std::size_t i = 0; i < level.before->size(); ++i) {
+      const Entry& a = (*level.before)[i];
+      const Entry& b = (*level.after)[i];
+      const std::string where = fmt::format("{}{}", level.where, i);
+      if (a.kind != b.kind || a.name != b.name || a.flag.size() != b.flag.size()) {
+        fail(fmt::format("the rewrite changed {}", where));
+      }
+      args(a.args, b.args, where);
+      args(a.flag, b.flag, where + " flag");
+      stack.push_back({&a.body, &b.body, where + "."});
+    }
+  }
+}
+
+Schedule rewrite_or_fail(const Schedule& s, const Plan& p) {
+  Result<Schedule> r = rewrite(s, p);
+  if (!r) fail(fmt::format("the rewrite failed: {}\nplan:\n{}", r.error().message(), describe(p)));
+  return std::move(*r);
+}
+
+std::vector<bool> planned_set(const Schedule& s) {
+  std::vector<bool> planned(s.storage.size(), false);
+  for (const ModelLifetime& l : model_lifetimes(s)) planned[l.buffer] = true;
+  return planned;
+}
+
+// The view a reference to a planned buffer becomes: bitcast(shrink(arena, offset, bytes), dtype).
+struct ArenaView {
+  std::string arena;
+  Bytes offset = 0;
+  Bytes length = 0;
+};
+
+ArenaView arena_view(const Schedule& r, const Arg& a, const Storage& b, const std::string& where) {
+  const bool shaped = a.kind == Arg::Kind::Bitcast && a.base.front().kind == Arg::Kind::Shrink &&
+                      a.base.front().base.front().kind == Arg::Kind::Storage;
+  if (!shaped || a.dtype != b.dtype) {
+    fail(fmt::format("{}: planned buffer {} became {}, not bitcast(shrink(ARENA, OFFSET, {}), {})", where, b.name,
+                     print_arg(r, a), b.bytes, dtype_name(b.dtype)));
+  }
+  const Arg& shrink = a.base.front();
+  return {r.storage[shrink.base.front().storage].name, shrink.start, shrink.length};
+}
+
+// ------------------------------------------------------------ metamorphic
+
+// A random permutation of 0..n-1, from a seed RapidCheck picks.
+std::vector<std::size_t> permutation(std::size_t n, std::uint64_t seed) {
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937_64 rng(seed);
+  std::shuffle(order.begin(), order.end(), rng);
+  return order;
+}
+
+std::uint64_t pick_seed() { return *rc::gen::noShrink(rc::gen::arbitrary<std::uint64_t>()); }
+
+// `s` with its storage moved: storage i goes to position to[i].
+Schedule move_storage(const Schedule& s, const std::vector<std::size_t>& to, std::size_t count) {
+  Schedule out = s;
+  out.storage.assign(count, Storage{});
+  for (std::size_t i = 0; i < s.storage.size(); ++i) out.storage[to[i]] = s.storage[i];
+  std::vector<std::vector<Entry>*> bodies{&out.entries};
+  auto remap = [&](Arg& a) {
+    Arg* base = &a;
+    while (base->kind != Arg::Kind::Storage) base = &base->base.front();
+    base->storage = static_cast<StorageId>(to[base->storage]);
+  };
+  while (!bodies.empty()) {
+    std::vector<Entry>* body = bodies.back();
+    bodies.pop_back();
+    for (Entry& e : *body) {
+      for (Arg& a : e.args) remap(a);
+      for (Arg& a : e.flag) remap(a);
+      bodies.push_back(&e.body);
+    }
+  }
+  return out;
+}
+
+// The plan with arenas named by position and buffers by `rename`, for
+// comparing plans modulo names.
+std::string normalized(const Plan& p, const std::map<std::string, std::string>& rename) {
+  std::map<std::string, std::size_t> arena;
+  std::string out;
+  for (std::size_t i = 0; i < p.arenas.size(); ++i) {
+    arena[p.arenas[i].name] = i;
+    out += fmt::format("arena #{} {} {}\n", i, p.arenas[i].device, p.arenas[i].size);
+  }
+  for (const Placement& pl : p.placements) {
+    auto name = rename.find(pl.buffer);
+    auto in = arena.find(pl.arena);
+    out += fmt::format("place {} #{} {}\n", name == rename.end() ? pl.buffer : name->second,
+                       in == arena.end() ? std::string("?") : std::to_string(in->second), pl.place);
+  }
+  return out;
+}
+
+void same_plan(const Plan& before, const Plan& after, const Schedule& changed, std::string_view change) {
+  if (print_plan(before) == print_plan(after)) return;
+  fail(fmt::format("{} changed the plan\nbefore:\n{}after:\n{}changed schedule:\n{}", change, print_plan(before),
+                   print_plan(after), print_schedule(changed)));
+}
+
+std::string fresh_name(const Schedule& s, std::string_view stem) {
+  for (int k = 0;; ++k) {
+    std::string name = fmt::format("{}{}", stem, k);
+    if (!s.find(name)) return name;
+  }
+}
+
+bool names_word(const std::string& text, const std::string& word) {
+  auto is_name_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+  };
+  for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    const bool left = at == 0 || !is_name_char(text[at - 1]);
+    const std::size_t end = at + word.size();
+    const bool right = end == text.size() || !is_name_char(text[end]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void plan_passes_checker(const Planner& planner, const Schedule& s) {
+  const Plan plan = plan_or_fail(planner, s);
+  const std::vector<oracle::Violation> violations = oracle::check_plan(s, plan);
+  if (violations.empty()) return;
+  std::string what = "the checker rejects the plan:\n";
+  for (const oracle::Violation& v : violations) what += "  " + v.message + "\n";
+  fail(what + "plan:\n" + describe(plan));
+}
+
+void live_buffers_share_no_bytes(const Planner& planner, const Schedule& s) {
+  const Plan plan = plan_or_fail(planner, s);
+  const PlanIndex index(s, plan);
+  const std::vector<ModelLifetime> lives = model_lifetimes(s);
+  std::vector<bool> planned(s.storage.size(), false);
+  for (const ModelLifetime& l : lives) planned[l.buffer] = true;
+  for (const Placement& pl : plan.placements) {
+    std::optional<StorageId> id = s.find(pl.buffer);
+    if (!id || !planned[*id]) fail(fmt::format("the plan places {}, which is not a planned buffer", pl.buffer));
+  }
+  for (const ModelLifetime& l : lives) {
+    const Storage& b = s.storage[l.buffer];
+    const Arena& arena = index.arena_of(l.buffer);
+    if (arena.device != b.device) {
+      fail(fmt::format("{} on {} is placed in {} on {}", b.name, b.device, arena.name, arena.device));
+    }
+    index.device_arena(b.device);
+    const auto bytes = index.bytes_of(l.buffer);
+    if (bytes.second > arena.size) {
+      fail(fmt::format("{} uses bytes {}, past the end of {} ({} bytes)\nplan:\n{}", b.name, range(bytes), arena.name,
+                       arena.size, describe(plan)));
+    }
+  }
+  for (std::size_t i = 0; i < lives.size(); ++i) {
+    for (std::size_t j = i + 1; j < lives.size(); ++j) {
+      const Storage& a = s.storage[lives[i].buffer];
+      const Storage& b = s.storage[lives[j].buffer];
+      if (a.device != b.device || !alive_together(lives[i], lives[j])) continue;
+      const auto x = index.bytes_of(lives[i].buffer);
+      const auto y = index.bytes_of(lives[j].buffer);
+      if (!share_bytes(x, y)) continue;
+      fail(fmt::format("{} (entries {}..{}, bytes {}) and {} (entries {}..{}, bytes {}) are alive together on {} "
+                       "and share bytes\nplan:\n{}",
+                       a.name, lives[i].first, lives[i].last, range(x), b.name, lives[j].first, lives[j].last,
+                       range(y), a.device, describe(plan)));
+    }
+  }
+}
+
+void places_aligned_and_buffers_start_at_place_plus_phase(const Planner& planner, const Schedule& s) {
+  const Plan plan = plan_or_fail(planner, s);
+  for (const Placement& pl : plan.placements) {
+    if (pl.place % kPlaceAlign != 0) {
+      fail(fmt::format("{} is placed at {}, not a multiple of {}\nplan:\n{}", pl.buffer, pl.place, kPlaceAlign,
+                       describe(plan)));
+    }
+  }
+  const PlanIndex index(s, plan);
+  const std::vector<bool> planned = planned_set(s);
+  const Schedule r = rewrite_or_fail(s, plan);
+  walk_rewrite(s, r, [&](StorageId id, const Arg& now, const std::string& where) {
+    if (!planned[id]) return;
+    const Storage& b = s.storage[id];
+    const ArenaView view = arena_view(r, now, b, where);
+    const Placement& pl = index.placement(id);
+    if (view.arena != pl.arena || view.offset != pl.place + b.phase || view.length != b.bytes) {
+      fail(fmt::format("{}: {} (phase {}) is placed at {} in {}, but the rewrite views {} from {} for {} bytes", where,
+                       b.name, b.phase, pl.place, pl.arena, view.arena, view.offset, view.length));
+    }
+    if (view.offset % kPlaceAlign != b.phase % kPlaceAlign) {
+      fail(fmt::format("{}: {} starts at {}, which is not {} modulo {}", where, b.name, view.offset, b.phase,
+                       kPlaceAlign));
+    }
+  });
+}
+
+void loop_buffers_live_through_the_loop(const Planner& planner, const Schedule& s) {
+  const Plan plan = plan_or_fail(planner, s);
+  const PlanIndex index(s, plan);
+  const std::vector<ModelLifetime> lives = model_lifetimes(s);
+  for (std::size_t e = 0; e < s.entries.size(); ++e) {
+    const Entry& loop = s.entries[e];
+    if (loop.kind != Entry::Kind::Range && loop.kind != Entry::Kind::Loop) continue;
+    for (StorageId inside : model_taken(loop)) {
+      const auto in = std::find_if(lives.begin(), lives.end(), [&](const ModelLifetime& l) { return l.buffer == inside; });
+      if (in == lives.end()) continue;
+      for (const ModelLifetime& other : lives) {
+        if (other.buffer == inside || other.first > e || other.last < e) continue;
+        const Storage& a = s.storage[inside];
+        const Storage& b = s.storage[other.buffer];
+        if (a.device != b.device) continue;
+        const auto x = index.bytes_of(inside);
+        const auto y = index.bytes_of(other.buffer);
+        if (!share_bytes(x, y)) continue;
+        fail(fmt::format("{}, taken by the loop at entry {}, uses bytes {}, which {} (alive at entry {}) also uses: {}"
+                         "\nplan:\n{}",
+                         a.name, e, range(x), b.name, e, range(y), describe(plan)));
+      }
+    }
+  }
+}
+
+void rewrite_changes_only_planned_buffers(const Planner& planner, const Schedule& s) {
+  const Plan plan = plan_or_fail(planner, s);
+  const PlanIndex index(s, plan);
+  const std::vector<bool> planned = planned_set(s);
+  const Schedule r = rewrite_or_fail(s, plan);
+
+  std::vector<Storage> expected;
+  for (StorageId id = 0; id < s.storage.size(); ++id) {
+    if (!planned[id]) expected.push_back(s.storage[id]);
+  }
+  if (planned == std::vector<bool>(s.storage.size(), false)) {
+    if (print_schedule(r) != print_schedule(s)) fail("with nothing planned, the rewrite changed the schedule");
+    return;
+  }
+  for (const Arena& a : plan.arenas) {
+    expected.push_back(buffer_decl(a.name, a.device, Dtype::Int8, a.size));
+  }
+  if (r.storage.size() != expected.size()) {
+    fail(fmt::format("the rewrite declares {} storage, expected {}:\n{}", r.storage.size(), expected.size(),
+                     print_schedule(r)));
+  }
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const Storage& want = expected[i];
+    const Storage& got = r.storage[i];
+    if (got.kind != want.kind || got.name != want.name || got.device != want.device || got.dtype != want.dtype ||
+        got.bytes != want.bytes || got.phase != want.phase || got.held != want.held) {
+      fail(fmt::format("declaration {} of the rewrite is {} {} {} {} {}, expected {} {} {} {} {}", i,
+                       storage_kind_name(got.kind), got.name, got.device, dtype_name(got.dtype), got.bytes,
+                       storage_kind_name(want.kind), want.name, want.device, dtype_name(want.dtype), want.bytes));
+    }
+  }
+  walk_rewrite(s, r, [&](StorageId id, const Arg& now, const std::string& where) {
+    const Storage& b = s.storage[id];
+    if (!planned[id]) {
+      if (now.kind != Arg::Kind::Storage || r.storage[now.storage].name != b.name) {
+        fail(fmt::format("{}: {}, which is not planned, became {}", where, b.name, print_arg(r, now)));
+      }
+      return;
+    }
+    const ArenaView view = arena_view(r, now, b, where);
+    if (view.arena != index.placement(id).arena) {
+      fail(fmt::format("{}: {} is placed in {}, but the rewrite views {}", where, b.name, index.placement(id).arena,
+                       view.arena));
+    }
+  });
+  const std::string text = print_schedule(r);
+  Result<Schedule> back = parse_schedule(text, "rewritten");
+  if (!back) fail(fmt::format("the rewritten schedule does not parse: {}\n{}", back.error().message(), text));
+}
+
+void planning_is_deterministic_and_survives_text(const Planner& planner, const Schedule& s) {
+  const Plan first = plan_or_fail(planner, s);
+  const Plan second = plan_or_fail(planner, s);
+  if (print_plan(first) != print_plan(second)) {
+    fail(fmt::format("two plans of one schedule differ\nfirst:\n{}second:\n{}", print_plan(first), print_plan(second)));
+  }
+  const std::string text = print_schedule(s);
+  Result<Schedule> read = parse_schedule(text, "generated");
+  if (!read) fail(fmt::format("the printed schedule does not parse: {}", read.error().message()));
+  if (print_schedule(*read) != text) fail(fmt::format("print(parse(print(s))) differs:\n{}", print_schedule(*read)));
+  const Plan reread = plan_or_fail(planner, *read);
+  if (print_plan(reread) != print_plan(first)) {
+    fail(fmt::format("the schedule read back from its text plans differently\nbefore:\n{}after:\n{}",
+                     print_plan(first), print_plan(reread)));
+  }
+  Result<Plan> plan_back = parse_plan(print_plan(first), "generated.plan");
+  if (!plan_back) fail(fmt::format("the printed plan does not parse: {}", plan_back.error().message()));
+  if (print_plan(*plan_back) != print_plan(first)) {
+    fail(fmt::format("the plan read back from its text differs:\n{}", print_plan(*plan_back)));
+  }
+}
+
+void arena_between_peak_and_total(const Planner& planner, const Schedule& s) {
+  const Plan plan = plan_or_fail(planner, s);
+  const PlanIndex index(s, plan);
+  const std::vector<ModelLifetime> lives = model_lifetimes(s);
+  std::vector<std::string> devices;
+  for (const ModelLifetime& l : lives) {
+    const std::string& d = s.storage[l.buffer].device;
+    if (std::find(devices.begin(), devices.end(), d) == devices.end()) devices.push_back(d);
+  }
+  for (const std::string& device : devices) {
+    Bytes total = 0;
+    Bytes peak = 0;
+    for (std::size_t entry = 0; entry < s.entries.size(); ++entry) {
+      Bytes live = 0;
+      for (const ModelLifetime& l : lives) {
+        if (s.storage[l.buffer].device == device && l.first <= entry && entry <= l.last) live += rounded(s.storage[l.buffer]);
+      }
+      peak = std::max(peak, live);
+    }
+    for (const ModelLifetime& l : lives) {
+      if (s.storage[l.buffer].device == device) total += std::max(kPlaceAlign, rounded(s.storage[l.buffer]));
+    }
+    const Arena* arena = index.device_arena(device);
+    if (arena == nullptr) fail(fmt::format("device {} has planned buffers but no arena", device));
+    if (arena->size < peak || arena->size > total) {
+      fail(fmt::format("the arena of {} is {} bytes, outside [peak of live bytes {}, total {}]\nplan:\n{}", device,
+                       arena->size, peak, total, describe(plan)));
+    }
+  }
+}
+
+void optimum_at_most_arena(const Planner& planner, const Schedule& s) {
+  const Plan plan = plan_or_fail(planner, s);
+  const PlanIndex index(s, plan);
+  Result<std::vector<oracle::DevicePacking>> packings = oracle::schedule_packings(s);
+  if (!packings) fail(fmt::format("the optimum oracle cannot read the schedule: {}", packings.error().message()));
+  for (const oracle::DevicePacking& d : *packings) {
+    oracle::OptimumOptions options;
+    options.timeout_seconds = 5;
+    Result<oracle::OptimumResult> best = oracle::solve_optimum(d.problem, options);
+    if (!best) fail(fmt::format("the optimum oracle failed on {}: {}", d.device, best.error().message()));
+    const Arena* arena = index.device_arena(d.device);
+    if (arena == nullptr) fail(fmt::format("device {} has planned buffers but no arena", d.device));
+    const Bytes least = best->lower_bound * kPlaceAlign;
+    if (least > arena->size) {
+      fail(fmt::format("on {} the optimum oracle proves no arena below {} bytes ({}, by {}), but the plan's is {}"
+                       "\nplan:\n{}",
+                       d.device, least, oracle::status_name(best->status), best->lower_bound_by, arena->size,
+                       describe(plan)));
+    }
+  }
+}
+
+void agrees_with_plain_model(const Planner& planner, const Schedule& s) {
+  Result<Plan> model = model_plan(s);
+  Result<Plan> actual = planner.plan(s);
+  if (!model && !actual) return;
+  if (!model) fail(fmt::format("the plain model fails ({}) but {} plans:\n{}", model.error().message(), planner.name(),
+                               print_plan(*actual)));
+  if (!actual) fail(fmt::format("{} fails ({}) but the plain model plans:\n{}", planner.name(),
+                                actual.error().message(), print_plan(*model)));
+  if (print_plan(*model) != print_plan(*actual)) {
+    fail(fmt::format("{} and the plain model of SPEC section 3 disagree\n{}:\n{}model:\n{}", planner.name(),
+                     planner.name(), print_plan(*actual), print_plan(*model)));
+  }
+}
+
+void renaming_storage_keeps_the_plan(const Planner& planner, const Schedule& s) {
+  const std::vector<std::size_t> order = permutation(s.storage.size(), pick_seed());
+  Schedule renamed = s;
+  std::map<std::string, std::string> back;
+  for (std::size_t i = 0; i < s.storage.size(); ++i) {
+    renamed.storage[i].name = fmt::format("n{}", order[i]);
+    back[renamed.storage[i].name] = s.storage[i].name;
+  }
+  const Plan before = plan_or_fail(planner, s);
+  const Plan after = plan_or_fail(planner, renamed);
+  if (normalized(before, {}) == normalized(after, back)) return;
+  fail(fmt::format("renaming the storage changed the plan\nbefore:\n{}after:\n{}renamed schedule:\n{}",
+                   print_plan(before), print_plan(after), print_schedule(renamed)));
+}
+
+void reordering_declarations_keeps_the_plan(const Planner& planner, const Schedule& s) {
+  const Schedule reordered = move_storage(s, permutation(s.storage.size(), pick_seed()), s.storage.size());
+  same_plan(plan_or_fail(planner, s), plan_or_fail(planner, reordered), reordered, "reordering the declarations");
+}
+
+void adding_unplanned_storage_keeps_the_plan(const Planner& planner, const Schedule& s) {
+  std::mt19937_64 rng(pick_seed());
+  auto below = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  Schedule more = s;
+  std::vector<std::string> devices;
+  for (const Storage& st : s.storage) devices.push_back(st.device);
+  devices.emplace_back("CUDA:7");
+
+  const std::size_t added = 1 + below(3);
+  for (std::size_t k = 0; k < added; ++k) {
+    Storage st = buffer_decl("", devices[below(devices.size())], Dtype::Float32, 4 * below(2048));
+    bool taken = true;
+    switch (below(5)) {
+      case 0: st.held = true; st.phase = below(256); break;
+      case 1: st.device = "DISK:/extra.bin"; break;
+      case 2: st.kind = StorageKind::Alloc; break;
+      case 3: st.kind = StorageKind::Param; break;
+      default: taken = false; st.phase = below(256); break;  // a buffer no entry takes
+    }
+    st.name = fresh_name(more, "extra");
+    const auto id = static_cast<StorageId>(more.storage.size());
+    more.storage.push_back(std::move(st));
+    if (!taken) continue;
+    std::vector<Entry*> kernels;
+    std::vector<std::vector<Entry>*> bodies{&more.entries};
+    while (!bodies.empty()) {
+      std::vector<Entry>* body = bodies.back();
+      bodies.pop_back();
+      for (Entry& e : *body) {
+        if (e.kind == Entry::Kind::Kernel) kernels.push_back(&e);
+        bodies.push_back(&e.body);
+      }
+    }
+    if (kernels.empty()) continue;
+    Entry& kernel = *kernels[below(kernels.size())];
+    kernel.args.insert(kernel.args.begin() + static_cast<std::ptrdiff_t>(below(kernel.args.size() + 1)),
+                       storage_arg(id));
+  }
+  // The new declarations go to random places among the old ones.
+  const std::vector<std::size_t> order = permutation(more.storage.size(), rng());
+  more = move_storage(more, order, more.storage.size());
+  same_plan(plan_or_fail(planner, s), plan_or_fail(planner, more), more, "adding unplanned storage");
+}
+
+void checker_rejects_a_buffer_moved_onto_a_live_neighbour(const Planner& planner, const Schedule& s) {
+  Schedule live = s;
+  auto pairs = [](const Schedule& x) {
+    std::vector<std::pair<StorageId, StorageId>> out;
+    const std::vector<ModelLifetime> lives = model_lifetimes(x);
+    for (const ModelLifetime& a : lives) {
+      for (const ModelLifetime& b : lives) {
+        const Storage& sa = x.storage[a.buffer];
+        const Storage& sb = x.storage[b.buffer];
+        if (a.buffer != b.buffer && sa.device == sb.device && alive_together(a, b) && rounded(sa) > 0 &&
+            rounded(sb) > 0) {
+          out.emplace_back(a.buffer, b.buffer);
+        }
+      }
+    }
+    return out;
+  };
+  std::vector<std::pair<StorageId, StorageId>> candidates = pairs(live);
+  if (candidates.empty()) {
+    // Two buffers alive together, taken by one more kernel at the end.
+    Entry both = kernel_call("both");
+    for (int i = 0; i < 2; ++i) {
+      both.args.push_back(storage_arg(static_cast<StorageId>(live.storage.size())));
+      live.storage.push_back(buffer_decl(fresh_name(live, "pair"), "CPU", Dtype::Float32, 1024));
+    }
+    live.entries.push_back(std::move(both));
+    candidates = pairs(live);
+  }
+  const Plan plan = plan_or_fail(planner, live);
+  if (!oracle::check_plan(live, plan).empty()) fail("the plan is invalid before any buffer is moved");
+  const auto [still, moved] = candidates[static_cast<std::size_t>(pick_seed() % candidates.size())];
+  Plan broken = plan;
+  const std::string& target = live.storage[still].name;
+  const std::string& mover = live.storage[moved].name;
+  Bytes onto = 0;
+  for (const Placement& pl : plan.placements) {
+    if (pl.buffer == target) onto = pl.place;
+  }
+  for (Placement& pl : broken.placements) {
+    if (pl.buffer == mover) pl.place = onto;
+  }
+  for (const oracle::Violation& v : oracle::check_plan(live, broken)) {
+    if (v.rule == oracle::Rule::Overlap) return;
+  }
+  fail(fmt::format("the checker reports no overlap after {} is moved onto {} (place {})\nplan:\n{}", mover, target,
+                   onto, describe(broken)));
+}
+
+void overflow_is_an_error(const Planner& planner, const Schedule& s) {
+  Result<Plan> plan = planner.plan(s);
+  if (plan) {
+    fail(fmt::format("{} planned buffers that need more than 2^64 bytes at once:\n{}", planner.name(),
+                     print_plan(*plan)));
+  }
+  const std::string message = plan.error().message();
+  for (const ModelLifetime& l : model_lifetimes(s)) {
+    if (names_word(message, s.storage[l.buffer].name)) return;
+  }
+  fail(fmt::format("the overflow error names no planned buffer: {}", message));
+}
+
+rc::detail::Property planner_property(const Planner& planner, const rc::Gen<Schedule>& schedules,
+                                      PlanStatement statement) {
+  return rc::detail::toProperty([&planner, schedules, statement] {
+    const Schedule s = *schedules;
+    statement(planner, s);
+  });
+}
+
+}  // namespace planck::props

@@ -1,0 +1,81 @@
+#pragma once
+// Statements about a planner's plan of a schedule. Each runs inside a
+// RapidCheck case and fails it, with a message that names the buffers,
+// entries and bytes involved, when the statement does not hold. They take the
+// planner as a parameter so that the same statements run on this project's
+// planners (which must pass) and on the broken planners (which must not).
+//
+// Lifetimes, where a statement needs them, come from the plain model of
+// properties/reference_model.h, never from planner/.
+
+#include "properties/show.h"
+
+#include <rapidcheck.h>
+
+#include "planner/planner.h"
+#include "planner/schedule.h"
+
+namespace planck::props {
+
+using PlanStatement = void (*)(const Planner& planner, const Schedule& s);
+
+// The static checker (oracle/checker.h) finds nothing wrong with the plan.
+void plan_passes_checker(const Planner& planner, const Schedule& s);
+
+// Every planned buffer is placed in the one arena of its device, inside it,
+// and no two buffers of a device alive at a common entry share a byte of
+// [place + phase, place + phase + bytes).
+void live_buffers_share_no_bytes(const Planner& planner, const Schedule& s);
+
+// Every place is a multiple of 256, and in the rewritten schedule every
+// reference to a planned buffer views its arena from place + phase.
+void places_aligned_and_buffers_start_at_place_plus_phase(const Planner& planner, const Schedule& s);
+
+// Every planned buffer a loop takes (through its calls, nested loops and its
+// flag) shares no byte with any buffer alive at the loop's entry: it lives
+// through the whole loop, not from one call to another.
+void loop_buffers_live_through_the_loop(const Planner& planner, const Schedule& s);
+
+// The rewrite keeps every declaration but the planned buffers' (held, disk,
+// alloc, param and unused storage untouched, in order), adds one arena per
+// device, and changes no entry but the references to planned buffers; the
+// result is a valid schedule.
+void rewrite_changes_only_planned_buffers(const Planner& planner, const Schedule& s);
+
+// Planning twice gives the same plan, and so does planning the schedule read
+// back from its text; the plan reads back from its own text unchanged.
+void planning_is_deterministic_and_survives_text(const Planner& planner, const Schedule& s);
+
+// Per device: the peak of live rounded bytes <= arena <= the sum over its
+// buffers of max(256, rounded size).
+void arena_between_peak_and_total(const Planner& planner, const Schedule& s);
+
+// Per device, the optimum oracle's proven least arena (Z3 and search, in
+// 256-byte units) is at most the planner's arena. For small schedules.
+void optimum_at_most_arena(const Planner& planner, const Schedule& s);
+
+// The plan is byte for byte the plain model's (properties/reference_model.h).
+// For the reference planner.
+void agrees_with_plain_model(const Planner& planner, const Schedule& s);
+
+// Metamorphic: renaming every storage gives the same plan, modulo the names.
+void renaming_storage_keeps_the_plan(const Planner& planner, const Schedule& s);
+// Metamorphic: the declarations in another order give the same plan.
+void reordering_declarations_keeps_the_plan(const Planner& planner, const Schedule& s);
+// Metamorphic: added held, disk, alloc or param storage (taken by some calls)
+// and unused storage give the same plan.
+void adding_unplanned_storage_keeps_the_plan(const Planner& planner, const Schedule& s);
+
+// The checker rejects the plan once one buffer is moved onto a buffer of its
+// device that is alive with it.
+void checker_rejects_a_buffer_moved_onto_a_live_neighbour(const Planner& planner, const Schedule& s);
+
+// A schedule whose live buffers cannot fit 2^64 bytes is an error that names
+// a buffer, never a plan. For overflowing_schedules().
+void overflow_is_an_error(const Planner& planner, const Schedule& s);
+
+// A property: pick a schedule from `schedules`, then check `statement`.
+rc::detail::Property planner_property(const Planner& planner, const rc::Gen<Schedule>& schedules,
+                                      PlanStatement statement);
+
+}  // namespace planck::props

@@ -1,0 +1,90 @@
+// The properties of SPEC section 7's harness, each a GoogleTest case run for
+// every planner of planner_names(), on random schedules of every feature.
+
+#include <gtest/gtest.h>
+
+#include "properties/show.h"
+
+#include <rapidcheck.h>
+
+#include <memory>
+#include <string>
+
+#include "planner/planner.h"
+#include "properties/generators.h"
+#include "properties/harness.h"
+#include "properties/plan_properties.h"
+
+namespace planck::props {
+namespace {
+
+// Cases per property when RC_PARAMS does not set max_success: the whole
+// program stays within seconds in CI; the nightly run raises it.
+constexpr int kCases = 150;
+// For properties that plan several schedules per case.
+constexpr int kMetamorphicCases = 100;
+// For the optimum oracle, whose cost grows fast with the buffers.
+constexpr int kOptimumCases = 40;
+
+class PlannerProperty : public ::testing::TestWithParam<std::string> {
+ protected:
+  void run(PlanStatement statement, int cases, const ScheduleOptions& options = {}) {
+    const std::unique_ptr<Planner> planner = make_planner(GetParam());
+    ASSERT_NE(planner, nullptr) << GetParam();
+    check_property(planner_property(*planner, schedules(options), statement), cases);
+  }
+};
+
+TEST_P(PlannerProperty, PlanPassesTheChecker) { run(&plan_passes_checker, kCases); }
+
+TEST_P(PlannerProperty, LiveBuffersShareNoBytes) { run(&live_buffers_share_no_bytes, kCases); }
+
+TEST_P(PlannerProperty, PlacesAreAlignedAndBuffersStartAtPlacePlusPhase) {
+  run(&places_aligned_and_buffers_start_at_place_plus_phase, kCases);
+}
+
+TEST_P(PlannerProperty, LoopBuffersLiveThroughTheWholeLoop) { run(&loop_buffers_live_through_the_loop, kCases); }
+
+TEST_P(PlannerProperty, RewriteChangesOnlyPlannedBuffers) { run(&rewrite_changes_only_planned_buffers, kCases); }
+
+TEST_P(PlannerProperty, PlanningIsDeterministicAndSurvivesText) {
+  run(&planning_is_deterministic_and_survives_text, kMetamorphicCases);
+}
+
+TEST_P(PlannerProperty, ArenaIsBetweenPeakAndTotal) { run(&arena_between_peak_and_total, kCases); }
+
+TEST_P(PlannerProperty, OptimumIsAtMostTheArena) {
+  run(&optimum_at_most_arena, kOptimumCases, ScheduleOptions::small());
+}
+
+TEST_P(PlannerProperty, RenamingStorageKeepsThePlan) { run(&renaming_storage_keeps_the_plan, kMetamorphicCases); }
+
+TEST_P(PlannerProperty, ReorderingDeclarationsKeepsThePlan) {
+  run(&reordering_declarations_keeps_the_plan, kMetamorphicCases);
+}
+
+TEST_P(PlannerProperty, AddingUnplannedStorageKeepsThePlan) {
+  run(&adding_unplanned_storage_keeps_the_plan, kMetamorphicCases);
+}
+
+TEST_P(PlannerProperty, CheckerRejectsABufferMovedOntoALiveNeighbour) {
+  run(&checker_rejects_a_buffer_moved_onto_a_live_neighbour, kCases);
+}
+
+TEST_P(PlannerProperty, OverflowIsAnErrorNamingABuffer) {
+  const std::unique_ptr<Planner> planner = make_planner(GetParam());
+  ASSERT_NE(planner, nullptr) << GetParam();
+  check_property(planner_property(*planner, overflowing_schedules(), &overflow_is_an_error), kCases);
+}
+
+INSTANTIATE_TEST_SUITE_P(Planners, PlannerProperty, ::testing::ValuesIn(planner_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+TEST(ReferencePlanner, AgreesByteForByteWithThePlainModel) {
+  const std::unique_ptr<Planner> tlsf = make_planner("tlsf");
+  ASSERT_NE(tlsf, nullptr);
+  check_property(planner_property(*tlsf, schedules(), &agrees_with_plain_model), kCases);
+}
+
+}  // namespace
+}  // namespace planck::props

@@ -1,0 +1,79 @@
+#pragma once
+// A plain, slow model of the reference planner (SPEC sections 3 and 4),
+// written apart from planner/ so that the two can be held to each other byte
+// for byte. It shares only the schedule model and its checked arithmetic.
+// Every rule is one function, written as the specification words it, with
+// no index, bitmap or cache: what it loses in speed it gains in being
+// obviously the text.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "planner/plan.h"
+#include "planner/result.h"
+#include "planner/schedule.h"
+
+namespace planck::props {
+
+// SPEC section 4: memory is an address-ordered list of blocks covering
+// [0, capacity). A bin's FIFO queue is not stored: it is the free blocks of
+// that bin in the order they were appended, which each block remembers.
+class ModelTlsf {
+ public:
+  struct Block {
+    Bytes start = 0;
+    Bytes size = 0;
+    bool used = false;
+    std::uint64_t appended = 0;  // free only: when it joined its bin's queue
+  };
+
+  // Needs 1 <= second_level and bitlen(block_size) >= bitlen(second_level).
+  ModelTlsf(Bytes capacity, Bytes block_size, Bytes second_level);
+
+  // The start of the new used block, nullopt when no queue has a block, or an
+  // error when the search takes a block smaller than the request (the TLSF
+  // search lemma says it never does).
+  Result<std::optional<Bytes>> alloc(Bytes r);
+  // False when no used block starts at addr.
+  bool free(Bytes addr);
+
+  const std::vector<Block>& blocks() const { return blocks_; }
+
+ private:
+  struct Bin {
+    int l1;
+    Bytes l2;
+  };
+  Bin bin(Bytes s) const;
+  void append(Block& b) { b.appended = clock_++; }
+
+  Bytes capacity_;
+  Bytes block_size_;
+  int l_;
+  std::vector<Block> blocks_;
+  std::uint64_t clock_ = 0;
+};
+
+int model_bitlen(Bytes x);
+
+// SPEC section 3, rules 1 to 3: a planned buffer and the top-level entries it
+// lives through.
+struct ModelLifetime {
+  StorageId buffer = 0;
+  std::size_t first = 0;
+  std::size_t last = 0;
+};
+
+// Rule 1: the storage a top-level entry takes, each once, in order.
+std::vector<StorageId> model_taken(const Entry& e);
+// Rules 2 and 3, in order of first appearance.
+std::vector<ModelLifetime> model_lifetimes(const Schedule& s);
+
+// Rules 4 to 8: the reference plan, or the error the reference planner must
+// give (an overflow, or an allocation that fails).
+Result<Plan> model_plan(const Schedule& s);
+
+}  // namespace planck::props
