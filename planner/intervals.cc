@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "planner/lexical.h"
+
 #include "planner/text.h"
 
 namespace planck {
@@ -23,19 +25,12 @@ bool is_control(char c) {
   return u < 0x20 || u == 0x7f;
 }
 
-std::string quoted(std::string_view field) {
-  constexpr std::size_t kShown = 40;
-  if (field.size() <= kShown) return fmt::format("`{}`", field);
-  return fmt::format("`{}...`", field.substr(0, kShown));
-}
-
 struct Field {
   std::string_view text;
   int col = 0;  // 1-based
 };
 
 // The 1-based column of a 0-based offset, saturated: positions only appear in messages.
-int one_based(std::size_t offset) { return offset < INT_MAX ? static_cast<int>(offset) + 1 : INT_MAX; }
 
 class CsvParser {
  public:
@@ -140,25 +135,14 @@ Status CsvParser::parse_row(std::string_view row, int line) {
   return Ok{};
 }
 
-// Decimal digits only, below kMaxBytes; the value never overflows while it
-// is accumulated.
 Result<Bytes> CsvParser::parse_number(const Field& f, int line, std::string_view what) const {
   const std::string_view t = f.text;
   if (t.size() > 1 && t.front() == '-' &&
       t.substr(1).find_first_not_of("0123456789") == std::string_view::npos) {
     return error_at(line, f.col, fmt::format("{} {} is negative", what, quoted(t)));
   }
-  if (t.empty() || t.find_first_not_of("0123456789") != std::string_view::npos) {
-    return error_at(line, f.col, fmt::format("{} {} is not a decimal number", what, quoted(t)));
-  }
-  Bytes value = 0;
-  for (char c : t) {
-    const Bytes digit = static_cast<Bytes>(c - '0');
-    if (value > (kMaxBytes - 1 - digit) / 10) {
-      return error_at(line, f.col, fmt::format("{} at or above 2^62: {}", what, quoted(t)));
-    }
-    value = value * 10 + digit;
-  }
+  Result<Bytes> value = parse_decimal(t, what);
+  if (!value) return error_at(line, f.col, value.error().what);
   return value;
 }
 

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "planner/lexical.h"
+
 #include "planner/text.h"
 
 namespace planck {
@@ -20,15 +22,6 @@ bool is_control(char c) {
   auto u = static_cast<unsigned char>(c);
   return (u < 0x20 && u != '\t') || u == 0x7f;
 }
-
-std::string quoted(std::string_view word) {
-  constexpr std::size_t kShown = 40;
-  if (word.size() <= kShown) return fmt::format("`{}`", word);
-  return fmt::format("`{}...`", word.substr(0, kShown));
-}
-
-// The 1-based line or column of a 0-based count, saturated: positions only appear in messages.
-int one_based(std::size_t offset) { return offset < INT_MAX ? static_cast<int>(offset) + 1 : INT_MAX; }
 
 struct Word {
   std::string_view text;
@@ -191,20 +184,9 @@ Status PlanParser::parse_place(const Line& line) {
   return Ok{};
 }
 
-// Decimal digits only, below kMaxBytes; the value never overflows while it
-// is accumulated.
 Result<Bytes> PlanParser::parse_number(const Word& w, int line, std::string_view what) const {
-  if (w.text.find_first_not_of("0123456789") != std::string_view::npos) {
-    return error_at(line, w.col, fmt::format("{} {} is not a decimal number", what, quoted(w.text)));
-  }
-  Bytes value = 0;
-  for (char c : w.text) {
-    const Bytes digit = static_cast<Bytes>(c - '0');
-    if (value > (kMaxBytes - 1 - digit) / 10) {
-      return error_at(line, w.col, fmt::format("{} at or above 2^62: {}", what, quoted(w.text)));
-    }
-    value = value * 10 + digit;
-  }
+  Result<Bytes> value = parse_decimal(w.text, what);
+  if (!value) return error_at(line, w.col, value.error().what);
   return value;
 }
 

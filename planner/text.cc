@@ -19,6 +19,8 @@
 
 #include <fmt/format.h>
 
+#include "planner/lexical.h"
+
 namespace planck {
 namespace {
 
@@ -134,12 +136,6 @@ Token Lexer::scan() {
 
 // Words echoed in messages are cut short, so that a megabyte-long token does
 // not make a megabyte-long message.
-std::string quoted(std::string_view word) {
-  constexpr std::size_t kShown = 40;
-  if (word.size() <= kShown) return fmt::format("`{}`", word);
-  return fmt::format("`{}...`", word.substr(0, kShown));
-}
-
 std::string describe(const Token& t) {
   switch (t.kind) {
     case Tok::Newline: return "the end of the line";
@@ -549,22 +545,9 @@ Status Parser::close_view(const Token& head, Arg& view, Arg base, Bytes& size) {
   return Ok{};
 }
 
-// Decimal digits only, below kMaxBytes; the digits are checked before the
-// value, and the value never overflows while it is accumulated.
 Result<Bytes> Parser::parse_number(const Token& t, std::string_view what) const {
-  for (char c : t.text) {
-    if (!is_digit(c)) {
-      return error_at(t.pos, fmt::format("{} {} is not a decimal number", what, quoted(t.text)));
-    }
-  }
-  Bytes value = 0;
-  for (char c : t.text) {
-    const Bytes digit = static_cast<Bytes>(c - '0');
-    if (value > (kMaxBytes - 1 - digit) / 10) {
-      return error_at(t.pos, fmt::format("{} at or above 2^62: {}", what, quoted(t.text)));
-    }
-    value = value * 10 + digit;
-  }
+  Result<Bytes> value = parse_decimal(t.text, what);
+  if (!value) return error_at(t.pos, value.error().what);
   return value;
 }
 
