@@ -18,8 +18,9 @@ void run_check(const CheckArgs& args) {
   const std::vector<oracle::Violation> found =
       args.quadratic ? oracle::check_plan_quadratic(s, p) : oracle::check_plan(s, p);
   if (found.empty()) {
-    fmt::print("{}: valid plan for {}: {} buffers in {} arenas\n", args.plan, args.schedule,
-               p.placements.size(), p.arenas.size());
+    fmt::print("{}: valid plan for {}: {} buffer{} in {} arena{}\n", args.plan, args.schedule,
+               p.placements.size(), p.placements.size() == 1 ? "" : "s", p.arenas.size(),
+               p.arenas.size() == 1 ? "" : "s");
     return;
   }
   for (const oracle::Violation& v : found) {
