@@ -42,7 +42,7 @@ class Encoder {
     z3::expr l1;
     z3::expr l2;
   };
-  // bin(size), meaningful for size >= 1.
+  // bin(size); for size 0, (0, 0) as in bin_of: 2^(0-1) shifts the 1 out.
   BinTerms bin(const z3::expr& size) {
     z3::expr l1 = bitlen(size);
     z3::expr l2 = z3::lshr(size - z3::shl(constant(1), l1 - constant(1)), level_shift(l1));
@@ -75,12 +75,6 @@ class Encoder {
   z3::context& ctx_;
   Params p_;
 };
-
-std::uint64_t numeral(const z3::expr& e) { return e.simplify().get_numeral_uint64(); }
-
-Bin bin_value(const Encoder::BinTerms& b) {
-  return {static_cast<int>(numeral(b.l1)), numeral(b.l2)};
-}
 
 // Each question gets a fresh solver from a plain bit-blasting pipeline. Z3's
 // default solver is several times slower on these terms (it preprocesses them
@@ -142,6 +136,7 @@ Status validate(const Params& p) {
 int bitlen(std::uint64_t x) { return std::bit_width(x); }
 
 Bin bin_of(std::uint64_t size, const Params& p) {
+  if (size == 0) return {0, 0};
   int l1 = bitlen(size);
   int shift = std::max(0, l1 - levels(p));
   return {l1, (size - (std::uint64_t{1} << (l1 - 1))) >> shift};
@@ -165,16 +160,30 @@ Result<std::vector<Encoded>> evaluate_encoding(const Params& p, Search search,
   try {
     z3::context ctx;
     Encoder enc(ctx, p);
+    // The very terms the proof uses, over free request and block size,
+    // evaluated in a model that fixes both.
+    z3::expr request = ctx.bv_const("request", kWidth);
+    z3::expr block_size = ctx.bv_const("block_size", kWidth);
+    Encoder::SearchTerms s = enc.search(request, search);
+    Encoder::BinTerms start = enc.bin(s.size);
+    Encoder::BinTerms block = enc.bin(block_size);
+    z3::func_decl request_decl = request.decl();
+    z3::func_decl block_decl = block_size.decl();
     std::vector<Encoded> out;
     out.reserve(probes.size());
     for (const Probe& probe : probes) {
-      Encoder::SearchTerms s = enc.search(enc.constant(probe.request), search);
+      z3::model m(ctx);
+      z3::expr r = enc.constant(probe.request);
+      z3::expr x = enc.constant(probe.block_size);
+      m.add_const_interp(request_decl, r);
+      m.add_const_interp(block_decl, x);
+      auto value = [&](const z3::expr& e) { return m.eval(e, true).get_numeral_uint64(); };
       Encoded e;
-      if (s.fits.simplify().is_true()) {
-        e.search_size = numeral(s.size);
-        e.start = bin_value(enc.bin(enc.constant(*e.search_size)));
+      if (m.eval(s.fits, true).is_true()) {
+        e.search_size = value(s.size);
+        e.start = {static_cast<int>(value(start.l1)), value(start.l2)};
       }
-      e.block = bin_value(enc.bin(enc.constant(probe.block_size)));
+      e.block = {static_cast<int>(value(block.l1)), value(block.l2)};
       out.push_back(e);
     }
     return out;
@@ -193,7 +202,7 @@ Result<Outcome> prove_search_lemma(const Params& p, Search search, unsigned time
     Encoder::SearchTerms s = enc.search(request, search);
     z3::expr_vector premises(ctx);
     premises.push_back(s.fits);
-    // A free block is never empty: a split leaves a remainder only when one is left.
+    // No block is empty: a split leaves a free remainder only when the block is larger than r'.
     premises.push_back(z3::uge(block_size, enc.constant(1)));
     premises.push_back(enc.reaches(enc.bin(s.size), enc.bin(block_size)));
     return decide(ctx, premises, z3::ult(block_size, s.request_floor), timeout_ms, request,

@@ -36,9 +36,10 @@ struct Bin {
   friend bool operator==(const Bin&, const Bin&) = default;
 };
 
-// Plain arithmetic, the statement the proof is about.
+// Plain arithmetic, the statement the proof is about; p must be valid.
 int bitlen(std::uint64_t x);
-// bin(size) for size >= 1: (l1, l2) = (bitlen(size), (size - 2^(l1-1)) >> max(0, l1 - L)).
+// bin(size) = (l1, l2) = (bitlen(size), (size - 2^(l1-1)) >> max(0, l1 - L)).
+// No block is empty; bin(0) is taken to be (0, 0), here and in the encoding.
 Bin bin_of(std::uint64_t size, const Params& p);
 // The size whose bin the search starts at: s, or r' when unrounded; nullopt
 // when rounding up passes 2^64 - 1.
@@ -52,7 +53,7 @@ bool search_reaches(const Bin& start, const Bin& b);
 // inputs, so tests can hold the encoding to the plain arithmetic above.
 struct Probe {
   std::uint64_t request = 0;
-  std::uint64_t block_size = 1;  // at least 1
+  std::uint64_t block_size = 0;
 };
 struct Encoded {
   std::optional<std::uint64_t> search_size;  // nullopt when rounding overflows

@@ -3,9 +3,12 @@
 
 #include "oracle/tlsf_lemma.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <iostream>
 #include <limits>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -39,6 +42,7 @@ TEST(TlsfLemma, PlainArithmeticFollowsSpecSection4) {
   Params ref{256, 32};
   EXPECT_EQ(bitlen(0), 0);
   EXPECT_EQ(bitlen(256), 9);
+  EXPECT_EQ(bin_of(0, ref), (Bin{0, 0}));
   EXPECT_EQ(bin_of(256, ref), (Bin{9, 0}));
   // 2^9 + 1 lies in bin (10, 0): level 10 splits [512, 1024) into 32 bins of 16 bytes.
   EXPECT_EQ(bin_of(513, ref), (Bin{10, 0}));
@@ -57,7 +61,7 @@ TEST(TlsfLemma, EncodingComputesWhatPlainArithmeticComputes) {
     // size is checked both as a request and as a block without all pairs.
     std::vector<Probe> probes;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
-      probes.push_back({sizes[i], std::max<std::uint64_t>(1, sizes[(i + 7) % sizes.size()])});
+      probes.push_back({sizes[i], sizes[(i + 7) % sizes.size()]});
     }
     for (Search search : {Search::Rounded, Search::Unrounded}) {
       Result<std::vector<Encoded>> enc = evaluate_encoding(p, search, probes);
@@ -107,12 +111,25 @@ TEST(TlsfLemma, WithoutRoundingTheSearchCanTakeATooSmallBlock) {
   }
 }
 
-TEST(TlsfLemma, SmallestReferenceCounterexampleIsOneBytePastAPowerOfTwo) {
-  // By hand: 513 bytes and a 512-byte block share bin (10, 0), which the
-  // unrounded search takes first; the rounded search starts at 528, bin (10, 1).
+TEST(TlsfLemma, TheSmallestReferenceCounterexampleIsOneBytePastB) {
+  // Every request up to 256 asks for exactly 256 bytes, so the first request
+  // the unrounded search fails is 257: it shares bin (9, 0), sizes [256, 264),
+  // with a 256-byte block, while the rounded search starts at 264, bin (9, 1).
   Params ref{256, 32};
-  EXPECT_TRUE(search_reaches(bin_of(513, ref), bin_of(512, ref)));
-  EXPECT_FALSE(search_reaches(bin_of(*search_size(513, ref, Search::Rounded), ref), bin_of(512, ref)));
+  std::optional<Counterexample> smallest;
+  for (std::uint64_t r = 0; r <= 257 && !smallest; ++r) {
+    std::uint64_t floor = std::max(ref.block, r);
+    Bin start = bin_of(*search_size(r, ref, Search::Unrounded), ref);
+    for (std::uint64_t x = 1; x < floor && !smallest; ++x) {
+      if (search_reaches(start, bin_of(x, ref))) smallest = Counterexample{r, x};
+    }
+  }
+  ASSERT_TRUE(smallest.has_value());
+  EXPECT_EQ(smallest->request, 257u);
+  EXPECT_EQ(smallest->block_size, 256u);
+  EXPECT_EQ(bin_of(257, ref), (Bin{9, 0}));
+  EXPECT_EQ(search_size(257, ref, Search::Rounded), 264u);
+  EXPECT_EQ(bin_of(264, ref), (Bin{9, 1}));
 }
 
 TEST(TlsfLemma, RoundingNeverOverflowsBelowTwoToThe62) {
