@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "oracle/checker.h"
+#include "oracle/shadow.h"
 #include "planner/planner.h"
 #include "planner/text.h"
 #include "tests/run_command.h"
@@ -81,6 +82,9 @@ TEST_P(RegressionSchedule, EveryPlannerGivesAValidPlan) {
     auto plan = make_planner(name)->plan(*s);
     ASSERT_TRUE(plan.ok()) << name << ": " << plan.error().message();
     EXPECT_EQ(violations_text(oracle::check_plan(*s, *plan)), "") << name;
+    auto run = oracle::run_shadow(*s, *plan);
+    ASSERT_TRUE(run.ok()) << name << ": " << run.error().message();
+    EXPECT_FALSE(run->clobber.has_value()) << name << ": " << run->clobber->message();
   }
 }
 

@@ -14,7 +14,7 @@ struct CommandResult {
 // Runs `command` with /bin/sh, standard output and error captured apart.
 CommandResult run_command(const std::string& command);
 
-// The planck binary under test (from $PLANCK_BIN, set by ctest).
+// The planck binary under test: $PLANCK_BIN, else the one this build made.
 std::string planck_bin();
 
 // A fresh temporary directory for one test.
