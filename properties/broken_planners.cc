@@ -17,9 +17,7 @@ struct Life {
   std::size_t close = 0;  // when they are free again
 };
 
-bool planned_kind(const Storage& st) {
-  return st.kind == StorageKind::Buffer && !st.held && !is_disk(st.device);
-}
+bool planned_kind(const Storage& st) { return st.kind == StorageKind::Buffer && !st.held && !is_disk(st.device); }
 
 // Times are calls: each call inside a loop is a step of its own, the flag
 // is taken one step after the loop's body.
@@ -149,18 +147,22 @@ class BrokenPlanner final : public Planner {
 
 std::string_view bug_name(Bug bug) {
   switch (bug) {
-    case Bug::OffByOneLifetimes: return "off_by_one_lifetimes";
-    case Bug::LoopsNotExtended: return "loops_not_extended";
-    case Bug::PhaseIgnored: return "phase_ignored";
-    case Bug::AlignmentIgnored: return "alignment_ignored";
-    case Bug::FreeAfterPlace: return "free_after_place";
+    case Bug::OffByOneLifetimes:
+      return "off_by_one_lifetimes";
+    case Bug::LoopsNotExtended:
+      return "loops_not_extended";
+    case Bug::PhaseIgnored:
+      return "phase_ignored";
+    case Bug::AlignmentIgnored:
+      return "alignment_ignored";
+    case Bug::FreeAfterPlace:
+      return "free_after_place";
   }
   return "?";
 }
 
 std::vector<Bug> all_bugs() {
-  return {Bug::OffByOneLifetimes, Bug::LoopsNotExtended, Bug::PhaseIgnored, Bug::AlignmentIgnored,
-          Bug::FreeAfterPlace};
+  return {Bug::OffByOneLifetimes, Bug::LoopsNotExtended, Bug::PhaseIgnored, Bug::AlignmentIgnored, Bug::FreeAfterPlace};
 }
 
 std::unique_ptr<Planner> make_broken_planner(Bug bug) { return std::make_unique<BrokenPlanner>(bug); }

@@ -2,21 +2,21 @@
 // it guards against; and the reference planner passes the same statement on
 // that counterexample, so the failure is the bug's.
 
+#include "properties/broken_planners.h"
+
 #include <gtest/gtest.h>
-
-#include "properties/show.h"
-
 #include <rapidcheck.h>
 
 #include <memory>
+#include <ostream>
 #include <string>
 
 #include "planner/planner.h"
 #include "planner/text.h"
-#include "properties/broken_planners.h"
 #include "properties/generators.h"
 #include "properties/harness.h"
 #include "properties/plan_properties.h"
+#include "properties/show.h"
 
 namespace planck::props {
 namespace {
@@ -33,14 +33,18 @@ struct Guard {
   PlanStatement statement;
 };
 
+void PrintTo(const Guard& guard, std::ostream* os) { *os << bug_name(guard.bug) << " by " << guard.property; }
+
 // Which property guards against which bug.
 const Guard kGuards[] = {
     {Bug::OffByOneLifetimes, "plan_passes_checker", &plan_passes_checker},
     {Bug::OffByOneLifetimes, "live_buffers_share_no_bytes", &live_buffers_share_no_bytes},
     {Bug::OffByOneLifetimes, "agrees_with_plain_model", &agrees_with_plain_model},
+    {Bug::OffByOneLifetimes, "plan_passes_shadow_executor", &plan_passes_shadow_executor},
     {Bug::LoopsNotExtended, "plan_passes_checker", &plan_passes_checker},
     {Bug::LoopsNotExtended, "loop_buffers_live_through_the_loop", &loop_buffers_live_through_the_loop},
     {Bug::LoopsNotExtended, "live_buffers_share_no_bytes", &live_buffers_share_no_bytes},
+    {Bug::LoopsNotExtended, "plan_passes_shadow_executor", &plan_passes_shadow_executor},
     {Bug::PhaseIgnored, "plan_passes_checker", &plan_passes_checker},
     {Bug::PhaseIgnored, "live_buffers_share_no_bytes", &live_buffers_share_no_bytes},
     {Bug::PhaseIgnored, "places_aligned_and_buffers_start_at_place_plus_phase",
@@ -65,11 +69,12 @@ TEST_P(BrokenPlannerIsCaught, WithACounterexampleOfAtMostFiveEntries) {
     ASSERT_TRUE(found->schedule) << found->description;
     Result<Schedule> s = parse_schedule(*found->schedule, "counterexample");
     ASSERT_TRUE(s.ok()) << s.error().message();
-    EXPECT_LE(count_entries(*s), kMostEntries) << guard.property << " on " << bug_name(guard.bug) << ", seed "
-                                               << seed << ":\n" << *found->schedule << found->description;
+    EXPECT_LE(count_entries(*s), kMostEntries)
+        << guard.property << " on " << bug_name(guard.bug) << ", seed " << seed << ":\n"
+        << *found->schedule << found->description;
     // The reference planner passes where the broken one failed.
-    const std::optional<Counterexample> reference_fails = find_counterexample(
-        [&] { guard.statement(*reference, *s); }, seed, 1);
+    const std::optional<Counterexample> reference_fails =
+        find_counterexample([&] { guard.statement(*reference, *s); }, seed, 1);
     EXPECT_FALSE(reference_fails) << "the reference planner fails too:\n" << reference_fails->description;
   }
 }

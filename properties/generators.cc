@@ -24,11 +24,9 @@ constexpr std::array<std::string_view, 5> kKernels{"matmul", "relu", "add", "ste
 // fits 64 bits, and every arena (at most its buffers' total) stays below the
 // 2^62 a declaration can hold.
 constexpr Bytes kTotalLimit = kMaxBytes - kPlaceAlign;
-// A size that is not huge is at most this many bytes.
-constexpr Bytes kOrdinaryMax = Bytes{1} << 26;
-// The most one ordinary storage can cost: its bytes, a phase below 2048,
-// rounded up.
-constexpr Bytes kOrdinaryCost = kOrdinaryMax + 2048 + kPlaceAlign;
+// The most one storage that is not huge can cost: its bytes (below 2^26), a
+// phase below 2048, rounded up.
+constexpr Bytes kOrdinaryCost = (Bytes{1} << 26) + 2048 + kPlaceAlign;
 // A huge size is at least this many bytes.
 constexpr Bytes kHugeMin = Bytes{1} << 40;
 
@@ -52,9 +50,7 @@ class Dice {
     const Bytes r = random_.next();
     return span == std::numeric_limits<Bytes>::max() ? r : lo + r % (span + 1);
   }
-  int between(int lo, int hi) {
-    return static_cast<int>(between(static_cast<Bytes>(lo), static_cast<Bytes>(hi)));
-  }
+  int between(int lo, int hi) { return static_cast<int>(between(static_cast<Bytes>(lo), static_cast<Bytes>(hi))); }
   std::size_t index(std::size_t n) { return static_cast<std::size_t>(between(Bytes{0}, Bytes{n - 1})); }
   bool percent(int p) { return between(0, 99) < p; }
 
@@ -69,7 +65,7 @@ Bytes round_down(Bytes x, Bytes m) { return x - x % m; }
 class Builder {
  public:
   Builder(const ScheduleOptions& options, const rc::Random& random, int size)
-      : options_(options), dice_(random), size_(std::clamp(size, 0, rc::kNominalSize)) {}
+      : options_(options), dice_(random), size_(std::max(size, 0)) {}
 
   Schedule build() {
     choose_devices();
@@ -86,8 +82,12 @@ class Builder {
   }
 
  private:
-  // 1 at size 0, up to `most` at the nominal size.
-  int scaled(int most) { return dice_.between(1, 1 + (most - 1) * size_ / rc::kNominalSize); }
+  // 1 at size 0; at the nominal size, from a quarter of `most` to `most`;
+  // more past it (RC_PARAMS max_size above 100).
+  int scaled(int most) {
+    const int high = 1 + (most - 1) * size_ / rc::kNominalSize;
+    return dice_.between(std::max(1, high / 4), high);
+  }
 
   void choose_devices() {
     std::vector<std::string_view> pool(kDevices.begin(), kDevices.end());
@@ -104,14 +104,19 @@ class Builder {
   void declare(int i) {
     Storage st;
     const int kind = dice_.between(0, 99);
-    st.kind = kind < 70 ? StorageKind::Buffer : kind < 85 ? StorageKind::Param : StorageKind::Alloc;
+    const int others = (100 - options_.buffer_percent) / 2;
+    st.kind = kind < options_.buffer_percent            ? StorageKind::Buffer
+              : kind < options_.buffer_percent + others ? StorageKind::Param
+                                                        : StorageKind::Alloc;
     st.device = !disks_.empty() && dice_.percent(12) ? disks_[dice_.index(disks_.size())]
-                                                      : devices_[dice_.index(devices_.size())];
+                                                     : devices_[dice_.index(devices_.size())];
     st.dtype = static_cast<Dtype>(dice_.between(0, kDtypeCount - 1));
     if (st.kind == StorageKind::Buffer) {
       const int phase = dice_.between(0, 99);
-      st.phase = phase < 55 ? 0 : phase < 95 ? dice_.between(Bytes{1}, Bytes{255}) : dice_.between(Bytes{256}, Bytes{2047});
-      st.held = dice_.percent(15);
+      st.phase = phase < 55   ? 0
+                 : phase < 95 ? dice_.between(Bytes{1}, Bytes{255})
+                              : dice_.between(Bytes{256}, Bytes{2047});
+      st.held = dice_.percent(12);
     }
     st.bytes = bytes(st);
     st.name = name(st, i);
@@ -120,16 +125,19 @@ class Builder {
 
   Bytes bytes(const Storage& st) {
     const Bytes unit = dtype_size(st.dtype);
+    const Bytes most = std::min(options_.max_bytes, (Bytes{1} << 26) - 1);
     const int roll = dice_.between(0, 99);
     if (roll < 8) return 0;
-    if (roll < 50) return unit * dice_.between(Bytes{1}, Bytes{64});
-    if (roll < 80) return unit * dice_.between(Bytes{1}, Bytes{16384});
     if (roll < 95 || !options_.huge_sizes || huge_left_ < 2 * kHugeMin) {
-      return round_down(dice_.between(Bytes{1}, kOrdinaryMax), unit);
+      // Mostly a few elements, so that sizes round up and small buffers pile up.
+      const Bytes cap = most / unit;
+      const Bytes elements = roll < 50   ? dice_.between(Bytes{1}, std::min<Bytes>(64, cap))
+                             : roll < 80 ? dice_.between(Bytes{1}, std::min<Bytes>(16384, cap))
+                                         : dice_.between(Bytes{1}, cap);
+      return unit * elements;
     }
     // Near 2^62 for the first huge size, then halves of what is left.
-    const Bytes most = huge_left_ - 4096;
-    const Bytes b = round_down(dice_.between(most / 2, most), unit);
+    const Bytes b = round_down(dice_.between((huge_left_ - 4096) / 2, huge_left_ - 4096), unit);
     huge_left_ -= *cost(st.phase, b);
     return b;
   }
@@ -241,8 +249,7 @@ bool cannot_fit(const Schedule& s) {
     for (StorageId id : taken) {
       const Storage& st = s.storage[id];
       if (st.kind != StorageKind::Buffer || st.held || is_disk(st.device)) continue;
-      auto it = std::find_if(per_device.begin(), per_device.end(),
-                             [&](const auto& d) { return d.first == st.device; });
+      auto it = std::find_if(per_device.begin(), per_device.end(), [&](const auto& d) { return d.first == st.device; });
       if (it == per_device.end()) {
         per_device.emplace_back(st.device, 0);
         it = per_device.end() - 1;
@@ -263,8 +270,23 @@ bool cannot_fit(const Schedule& s) {
 // the loop's flag); a view layer by its depth below the argument's outermost.
 struct Edit {
   enum class Kind {
-    RemoveEntries, Unwrap, Collapse, LoopToRange, CopyToKernel, RemoveArg, DropViews, DropOuterView,
-    RemoveStorage, Bytes0, Bytes256, BytesHalf, NoPhase, Unhold, Int8, Device, StartZero,
+    RemoveEntries,
+    Unwrap,
+    Collapse,
+    LoopToRange,
+    CopyToKernel,
+    RemoveArg,
+    DropViews,
+    DropOuterView,
+    RemoveStorage,
+    Bytes0,
+    Bytes256,
+    BytesHalf,
+    NoPhase,
+    Unhold,
+    Int8,
+    Device,
+    StartZero,
   };
   static constexpr std::size_t kFlag = std::numeric_limits<std::size_t>::max();
 
@@ -272,9 +294,9 @@ struct Edit {
   std::vector<std::size_t> path{};  // entry; for RemoveEntries the first removed
   std::size_t count = 0;            // RemoveEntries
   std::size_t arg = 0;
-  std::size_t layer = 0;            // StartZero
-  StorageId storage = 0;            // storage edits
-  std::string device{};             // Device
+  std::size_t layer = 0;  // StartZero
+  StorageId storage = 0;  // storage edits
+  std::string device{};   // Device
 };
 
 std::vector<Entry>& body_of(Schedule& s, const std::vector<std::size_t>& path, std::size_t levels) {
@@ -292,6 +314,8 @@ Arg& arg_at(Schedule& s, const Edit& edit) {
   return edit.arg == Edit::kFlag ? e.flag.front() : e.args[edit.arg];
 }
 
+// The shrinker only sees generated schedules, whose loops and views nest a
+// few levels deep, so the recursions below are shallow.
 void for_each_arg(std::vector<Entry>& entries, auto&& f) {
   for (Entry& e : entries) {
     for (Arg& a : e.args) f(a);
@@ -537,10 +561,11 @@ Schedule apply(Schedule s, const Edit& edit) {
 Schedule overflowing(const rc::Random& random, int size) {
   ScheduleOptions base = ScheduleOptions::small();
   base.max_disks = 0;
-  Schedule s = Builder(base, random, size).build();
-  rc::Random more = random;
-  more.split();
-  Dice dice(more);
+  // Two independent streams: one for the ordinary part, one for the rest.
+  rc::Random ordinary = random;
+  const rc::Random rest = ordinary.split();
+  Schedule s = Builder(base, ordinary, size).build();
+  Dice dice(rest);
 
   std::string device;
   for (const Storage& st : s.storage) {
@@ -566,11 +591,14 @@ ScheduleOptions ScheduleOptions::small() {
   ScheduleOptions o;
   o.max_devices = 2;
   o.max_disks = 1;
-  o.max_storage = 7;
-  o.max_entries = 6;
+  o.max_storage = 24;
+  o.max_entries = 16;
+  o.buffer_percent = 90;
   o.max_loop_depth = 2;
   o.max_view_depth = 2;
   o.huge_sizes = false;
+  o.max_bytes = 32 * kPlaceAlign;
+  o.longer_past_nominal_size = false;
   return o;
 }
 
@@ -584,15 +612,13 @@ rc::Gen<Schedule> overflowing_schedules() {
   return [](const rc::Random& random, int size) {
     // Shrinks keep the schedule unplannable, else a planner that wrongly
     // accepts it would shrink to a schedule it rightly accepts.
-    return rc::shrinkable::shrinkRecur(overflowing(random, size), [](const Schedule& s) {
-      return rc::seq::filter(shrink_schedule(s), &cannot_fit);
-    });
+    return rc::shrinkable::shrinkRecur(
+        overflowing(random, size), [](const Schedule& s) { return rc::seq::filter(shrink_schedule(s), &cannot_fit); });
   };
 }
 
 rc::Seq<Schedule> shrink_schedule(const Schedule& s) {
-  return rc::seq::map(rc::seq::fromContainer(EditLister(s).list()),
-                      [s](const Edit& edit) { return apply(s, edit); });
+  return rc::seq::map(rc::seq::fromContainer(EditLister(s).list()), [s](const Edit& edit) { return apply(s, edit); });
 }
 
 Arg storage_arg(StorageId id) {

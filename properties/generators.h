@@ -14,8 +14,6 @@
 // schedule itself instead, every edit keeping it valid and making it strictly
 // smaller, so a failure shrinks to the few entries that cause it.
 
-#include "properties/show.h"
-
 #include <rapidcheck.h>
 
 #include <cstddef>
@@ -23,26 +21,34 @@
 #include <vector>
 
 #include "planner/schedule.h"
+#include "properties/show.h"
 
 namespace planck::props {
 
 struct ScheduleOptions {
-  int max_devices = 3;     // devices with planned buffers, at least one
+  int max_devices = 3;  // devices with planned buffers, at least one
   int max_disks = 2;
-  int max_storage = 16;    // declarations, at the largest size
-  int max_entries = 16;    // top-level entries, at the largest size
+  int max_storage = 32;     // declarations, at the largest size
+  int buffer_percent = 76;  // of the declarations; the rest are param and alloc
+  int max_entries = 40;     // top-level entries, at the largest size
   int max_loop_depth = 3;
   int max_view_depth = 4;
   // Some sizes near 2^62. The sum over all storage of max(256, rounded size)
   // stays below 2^62 all the same, so that every planner can plan the
   // schedule and every arena can be written back as a declaration.
   bool huge_sizes = true;
+  // The most bytes of a storage that is not huge, below 2^26.
+  Bytes max_bytes = Bytes{1} << 26;
+  // Whether RapidCheck sizes past the nominal 100 give longer schedules.
+  bool longer_past_nominal_size = true;
 
-  // Few buffers of modest sizes, for oracles whose cost grows fast (Z3).
+  // About ten buffers of up to 32 blocks of 256 bytes on one or two devices,
+  // for oracles whose cost grows fast (Z3).
   static ScheduleOptions small();
 };
 
-// Schedules as described above; RapidCheck's size scales their length.
+// Schedules as described above; RapidCheck's size scales their length, and
+// sizes past the nominal 100 (RC_PARAMS max_size) give longer schedules.
 rc::Gen<Schedule> schedules(ScheduleOptions options = {});
 
 // Schedules whose planned buffers cannot be placed in 2^64 bytes: five or

@@ -1,13 +1,11 @@
 // The schedule generators make valid schedules of every feature of SPEC
 // section 2, and their shrinker turns a failure into a small schedule.
 
-#include <gtest/gtest.h>
-
-#include "properties/show.h"
-
-#include <rapidcheck.h>
+#include "properties/generators.h"
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
 
 #include <algorithm>
 #include <set>
@@ -15,14 +13,16 @@
 #include <vector>
 
 #include "planner/text.h"
-#include "properties/generators.h"
 #include "properties/harness.h"
 #include "properties/reference_model.h"
+#include "properties/show.h"
 
 namespace planck::props {
 namespace {
 
 constexpr int kCases = 150;
+// Each case parses every shrink of a schedule: some hundreds.
+constexpr int kShrinkCases = 20;
 
 // Seeds for the shrinking tests: fixed, so that the tests do not flake.
 constexpr std::uint64_t kSeeds[] = {1, 2, 3, 4, 5};
@@ -52,7 +52,10 @@ struct Features {
     std::vector<bool> used(s.storage.size(), false);
     for (const Storage& st : s.storage) {
       dtypes.insert(st.dtype);
-      if (is_disk(st.device)) disk = true; else devices.insert(st.device);
+      if (is_disk(st.device))
+        disk = true;
+      else
+        devices.insert(st.device);
       held |= st.held;
       alloc |= st.kind == StorageKind::Alloc;
       param |= st.kind == StorageKind::Param;
@@ -116,7 +119,8 @@ TEST(Generators, MakeValidSchedulesWithinThePlannableTotal) {
         RC_ASSERT(print_schedule(parse_or_fail(text)) == text);
         Bytes total = 0;
         for (const Storage& st : s.storage) {
-          const Bytes rounded = std::max<Bytes>(kPlaceAlign, (st.phase + st.bytes + kPlaceAlign - 1) / kPlaceAlign * kPlaceAlign);
+          const Bytes rounded =
+              std::max<Bytes>(kPlaceAlign, (st.phase + st.bytes + kPlaceAlign - 1) / kPlaceAlign * kPlaceAlign);
           total += rounded;
           RC_ASSERT(total < kMaxBytes);
         }
@@ -147,12 +151,11 @@ TEST(Generators, EveryShrinkIsValidAndStrictlySmaller) {
           if (!(shrink_measure(*next) < before)) RC_FAIL("a shrink that is not smaller:\n" + text);
         }
       },
-      50);
+      kShrinkCases);
 }
 
 // A property broken by one rule must shrink to a few entries that show it.
-void expect_small_counterexample(const std::function<bool(const Schedule&)>& breaks_the_rule,
-                                 const std::string& rule) {
+void expect_small_counterexample(const std::function<bool(const Schedule&)>& breaks_the_rule, const std::string& rule) {
   for (std::uint64_t seed : kSeeds) {
     const std::optional<Counterexample> found = find_counterexample(
         [&] {

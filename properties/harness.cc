@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -65,8 +66,8 @@ std::string replay_params(const std::string& property, const rc::detail::Failure
 std::string file_name(const std::string& property, std::uint64_t seed) {
   std::string out;
   for (char c : property) {
-    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                       c == '-' || c == '.';
+    const bool plain =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
     out += plain ? c : '_';
   }
   return fmt::format("{}-{}.sched", out, seed);
@@ -94,9 +95,17 @@ class SilentListener final : public rc::detail::TestListener {
 
 }  // namespace
 
+int default_case_count(int default_cases) {
+#ifdef PLANCK_SANITIZED_BUILD
+  return std::max(1, default_cases / 5);
+#else
+  return default_cases;
+#endif
+}
+
 rc::detail::TestParams property_params(int default_cases) {
   rc::detail::TestParams params = rc::detail::configuration().testParams;
-  if (!max_success_given()) params.maxSuccess = default_cases;
+  if (!max_success_given()) params.maxSuccess = default_case_count(default_cases);
   return params;
 }
 
@@ -112,12 +121,12 @@ std::optional<std::string> counterexample_schedule(const rc::detail::Example& ex
 std::string failure_report(const std::string& property, const rc::detail::TestParams& params,
                            const rc::detail::FailureResult& failure) {
   const std::string program = this_program();
-  const std::string rerun = fmt::format("RC_PARAMS=\"{}\" {} --gtest_filter='{}'", rerun_params(params), program,
-                                        property);
-  const std::string rerun_ctest = fmt::format("RC_PARAMS=\"{}\" ctest --test-dir {} -R '^{}$'",
-                                              rerun_params(params), PLANCK_BUILD_DIR, property);
-  const std::string replay = fmt::format("RC_PARAMS=\"{}\" {} --gtest_filter='{}'", replay_params(property, failure),
-                                         program, property);
+  const std::string rerun =
+      fmt::format("RC_PARAMS=\"{}\" {} --gtest_filter='{}'", rerun_params(params), program, property);
+  const std::string rerun_ctest =
+      fmt::format("RC_PARAMS=\"{}\" ctest --test-dir {} -R '^{}$'", rerun_params(params), PLANCK_BUILD_DIR, property);
+  const std::string replay =
+      fmt::format("RC_PARAMS=\"{}\" {} --gtest_filter='{}'", replay_params(property, failure), program, property);
 
   std::ostringstream report;
   rc::detail::printResultMessage(failure, report);
@@ -134,7 +143,8 @@ std::string failure_report(const std::string& property, const rc::detail::TestPa
   std::ofstream out(path);
   out << "# Found by the property " << property << " after " << failure.numSuccess
       << " passing cases, then shrunk.\n# It failed with:\n"
-      << commented(failure.description) << "# Reproduce:\n#   " << rerun << "\n" << *schedule;
+      << commented(failure.description) << "# Reproduce:\n#   " << rerun << "\n"
+      << *schedule;
   out.close();
   if (err || !out) {
     report << "Could not write the counterexample to " << path.string() << "\n";
@@ -174,8 +184,8 @@ rc::detail::TestResult run_quietly(const rc::detail::Property& property, std::ui
   return rc::detail::checkProperty(property, metadata, params, listener, {});
 }
 
-std::optional<Counterexample> find_property_counterexample(const rc::detail::Property& property,
-                                                           std::uint64_t seed, int cases) {
+std::optional<Counterexample> find_property_counterexample(const rc::detail::Property& property, std::uint64_t seed,
+                                                           int cases) {
   const rc::detail::TestResult result = run_quietly(property, seed, cases);
   rc::detail::FailureResult failure;
   if (!result.match(failure)) return std::nullopt;

@@ -13,8 +13,6 @@
 //  - A success prints one line, `[ property ] N cases, seed S`, which the
 //    benchmark script reads.
 
-#include "properties/show.h"
-
 #include <rapidcheck.h>
 
 #include <cstdint>
@@ -23,10 +21,18 @@
 #include <type_traits>
 #include <utility>
 
+#include "properties/show.h"
+
 namespace planck::props {
 
+// The cases a property runs when RC_PARAMS does not say: `default_cases`,
+// or a fifth of it (at least one) in a sanitizer build, where each case is
+// some 25 times slower.
+int default_case_count(int default_cases);
+
 // The parameters a property runs with: RapidCheck's configuration, with
-// `default_cases` cases unless RC_PARAMS (or rc_params.txt) set max_success.
+// default_case_count(default_cases) cases unless RC_PARAMS (or
+// rc_params.txt) sets max_success.
 rc::detail::TestParams property_params(int default_cases);
 
 // Runs `property` as the current GoogleTest case and fails it with a report
@@ -64,11 +70,11 @@ rc::detail::TestResult run_quietly(const rc::detail::Property& property, std::ui
 
 // run_quietly's shrunk failure, if any.
 struct Counterexample {
-  std::string description;            // why the last shrunk case failed
+  std::string description;              // why the last shrunk case failed
   std::optional<std::string> schedule;  // its schedule's .sched text, if it picked one
 };
-std::optional<Counterexample> find_property_counterexample(const rc::detail::Property& property,
-                                                           std::uint64_t seed, int cases);
+std::optional<Counterexample> find_property_counterexample(const rc::detail::Property& property, std::uint64_t seed,
+                                                           int cases);
 
 template <class Testable>
 std::optional<Counterexample> find_counterexample(Testable&& testable, std::uint64_t seed, int cases) {

@@ -2,10 +2,10 @@
 // schedule and the command that reproduces it, and written to a file that
 // reads back as a schedule.
 
+#include "properties/harness.h"
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
-
-#include "properties/show.h"
-
 #include <rapidcheck.h>
 
 #include <array>
@@ -18,7 +18,7 @@
 
 #include "planner/text.h"
 #include "properties/generators.h"
-#include "properties/harness.h"
+#include "properties/show.h"
 
 namespace planck::props {
 namespace {
@@ -38,16 +38,22 @@ std::string run_self(const std::string& rc_params, const std::string& filter) {
   return out;
 }
 
-constexpr const char* kCheap = "Generators.MakeValidSchedulesWithinThePlannableTotal";
+// A property whose default case count the tests below know.
+constexpr int kOwnCases = 33;
+TEST(Harness, RunsAPropertyWithItsOwnCaseCount) {
+  check([] { RC_ASSERT(*rc::gen::inRange(0, 10) < 10); }, kOwnCases);
+}
+constexpr const char* kOwn = "Harness.RunsAPropertyWithItsOwnCaseCount";
 
 TEST(Harness, HonoursSeedAndMaxSuccessFromRcParams) {
-  const std::string out = run_self("seed=42 max_success=7", kCheap);
+  const std::string out = run_self("seed=42 max_success=7", kOwn);
   EXPECT_NE(out.find("[ property ] 7 cases, seed 42"), std::string::npos) << out;
 }
 
 TEST(Harness, RunsItsOwnCaseCountWhenRcParamsGivesNone) {
-  const std::string out = run_self("seed=42", kCheap);
-  EXPECT_NE(out.find("[ property ] 150 cases, seed 42"), std::string::npos) << out;
+  const std::string out = run_self("seed=42", kOwn);
+  EXPECT_NE(out.find(fmt::format("[ property ] {} cases, seed 42", default_case_count(kOwnCases))), std::string::npos)
+      << out;
 }
 
 TEST(Harness, ReportsAFailureWithItsScheduleAndHowToReproduceIt) {

@@ -12,6 +12,7 @@
 #include "oracle/checker.h"
 #include "oracle/optimum.h"
 #include "oracle/optimum_input.h"
+#include "oracle/shadow.h"
 #include "planner/rewrite.h"
 #include "planner/text.h"
 #include "properties/generators.h"
@@ -29,8 +30,6 @@ Plan plan_or_fail(const Planner& planner, const Schedule& s) {
   if (!plan) fail(fmt::format("planner {} failed: {}", planner.name(), plan.error().message()));
   return std::move(*plan);
 }
-
-std::string describe(const Plan& p) { return print_plan(p); }
 
 Bytes rounded(const Storage& st) {
   // Generated schedules keep every rounded size far below 2^64.
@@ -60,7 +59,8 @@ class PlanIndex {
   const Arena& arena_of(StorageId id) const {
     const Placement& pl = placement(id);
     auto it = arenas_.find(pl.arena);
-    if (it == arenas_.end()) fail(fmt::format("{} is placed in {}, which the plan does not declare", pl.buffer, pl.arena));
+    if (it == arenas_.end())
+      fail(fmt::format("{} is placed in {}, which the plan does not declare", pl.buffer, pl.arena));
     return *it->second;
   }
 
@@ -152,7 +152,7 @@ void walk_rewrite(const Schedule& s, const Schedule& r, F&& f) {
 
 Schedule rewrite_or_fail(const Schedule& s, const Plan& p) {
   Result<Schedule> r = rewrite(s, p);
-  if (!r) fail(fmt::format("the rewrite failed: {}\nplan:\n{}", r.error().message(), describe(p)));
+  if (!r) fail(fmt::format("the rewrite failed: {}\nplan:\n{}", r.error().message(), print_plan(p)));
   return std::move(*r);
 }
 
@@ -194,9 +194,8 @@ std::vector<std::size_t> permutation(std::size_t n, std::uint64_t seed) {
 std::uint64_t pick_seed() { return *rc::gen::noShrink(rc::gen::arbitrary<std::uint64_t>()); }
 
 // `s` with its storage moved: storage i goes to position to[i].
-Schedule move_storage(const Schedule& s, const std::vector<std::size_t>& to, std::size_t count) {
+Schedule move_storage(const Schedule& s, const std::vector<std::size_t>& to) {
   Schedule out = s;
-  out.storage.assign(count, Storage{});
   for (std::size_t i = 0; i < s.storage.size(); ++i) out.storage[to[i]] = s.storage[i];
   std::vector<std::vector<Entry>*> bodies{&out.entries};
   auto remap = [&](Arg& a) {
@@ -268,7 +267,16 @@ void plan_passes_checker(const Planner& planner, const Schedule& s) {
   if (violations.empty()) return;
   std::string what = "the checker rejects the plan:\n";
   for (const oracle::Violation& v : violations) what += "  " + v.message + "\n";
-  fail(what + "plan:\n" + describe(plan));
+  fail(what + "plan:\n" + print_plan(plan));
+}
+
+void plan_passes_shadow_executor(const Planner& planner, const Schedule& s) {
+  const Plan plan = plan_or_fail(planner, s);
+  Result<oracle::ShadowRun> run = oracle::run_shadow(s, plan);
+  if (!run)
+    fail(fmt::format("the shadow executor refuses the plan: {}\nplan:\n{}", run.error().message(), print_plan(plan)));
+  if (run->clobber)
+    fail(fmt::format("the shadow executor finds a clobber: {}\nplan:\n{}", run->clobber->message(), print_plan(plan)));
 }
 
 void live_buffers_share_no_bytes(const Planner& planner, const Schedule& s) {
@@ -291,7 +299,7 @@ void live_buffers_share_no_bytes(const Planner& planner, const Schedule& s) {
     const auto bytes = index.bytes_of(l.buffer);
     if (bytes.second > arena.size) {
       fail(fmt::format("{} uses bytes {}, past the end of {} ({} bytes)\nplan:\n{}", b.name, range(bytes), arena.name,
-                       arena.size, describe(plan)));
+                       arena.size, print_plan(plan)));
     }
   }
   for (std::size_t i = 0; i < lives.size(); ++i) {
@@ -302,10 +310,11 @@ void live_buffers_share_no_bytes(const Planner& planner, const Schedule& s) {
       const auto x = index.bytes_of(lives[i].buffer);
       const auto y = index.bytes_of(lives[j].buffer);
       if (!share_bytes(x, y)) continue;
-      fail(fmt::format("{} (entries {}..{}, bytes {}) and {} (entries {}..{}, bytes {}) are alive together on {} "
-                       "and share bytes\nplan:\n{}",
-                       a.name, lives[i].first, lives[i].last, range(x), b.name, lives[j].first, lives[j].last,
-                       range(y), a.device, describe(plan)));
+      fail(
+          fmt::format("{} (entries {}..{}, bytes {}) and {} (entries {}..{}, bytes {}) are alive together on {} "
+                      "and share bytes\nplan:\n{}",
+                      a.name, lives[i].first, lives[i].last, range(x), b.name, lives[j].first, lives[j].last, range(y),
+                      a.device, print_plan(plan)));
     }
   }
 }
@@ -315,7 +324,7 @@ void places_aligned_and_buffers_start_at_place_plus_phase(const Planner& planner
   for (const Placement& pl : plan.placements) {
     if (pl.place % kPlaceAlign != 0) {
       fail(fmt::format("{} is placed at {}, not a multiple of {}\nplan:\n{}", pl.buffer, pl.place, kPlaceAlign,
-                       describe(plan)));
+                       print_plan(plan)));
     }
   }
   const PlanIndex index(s, plan);
@@ -345,7 +354,8 @@ void loop_buffers_live_through_the_loop(const Planner& planner, const Schedule& 
     const Entry& loop = s.entries[e];
     if (loop.kind != Entry::Kind::Range && loop.kind != Entry::Kind::Loop) continue;
     for (StorageId inside : model_taken(loop)) {
-      const auto in = std::find_if(lives.begin(), lives.end(), [&](const ModelLifetime& l) { return l.buffer == inside; });
+      const auto in =
+          std::find_if(lives.begin(), lives.end(), [&](const ModelLifetime& l) { return l.buffer == inside; });
       if (in == lives.end()) continue;
       for (const ModelLifetime& other : lives) {
         if (other.buffer == inside || other.first > e || other.last < e) continue;
@@ -355,9 +365,10 @@ void loop_buffers_live_through_the_loop(const Planner& planner, const Schedule& 
         const auto x = index.bytes_of(inside);
         const auto y = index.bytes_of(other.buffer);
         if (!share_bytes(x, y)) continue;
-        fail(fmt::format("{}, taken by the loop at entry {}, uses bytes {}, which {} (alive at entry {}) also uses: {}"
-                         "\nplan:\n{}",
-                         a.name, e, range(x), b.name, e, range(y), describe(plan)));
+        fail(
+            fmt::format("{}, taken by the loop at entry {}, uses bytes {}, which {} (alive at entry {}) also uses: {}"
+                        "\nplan:\n{}",
+                        a.name, e, range(x), b.name, e, range(y), print_plan(plan)));
       }
     }
   }
@@ -425,8 +436,8 @@ void planning_is_deterministic_and_survives_text(const Planner& planner, const S
   if (print_schedule(*read) != text) fail(fmt::format("print(parse(print(s))) differs:\n{}", print_schedule(*read)));
   const Plan reread = plan_or_fail(planner, *read);
   if (print_plan(reread) != print_plan(first)) {
-    fail(fmt::format("the schedule read back from its text plans differently\nbefore:\n{}after:\n{}",
-                     print_plan(first), print_plan(reread)));
+    fail(fmt::format("the schedule read back from its text plans differently\nbefore:\n{}after:\n{}", print_plan(first),
+                     print_plan(reread)));
   }
   Result<Plan> plan_back = parse_plan(print_plan(first), "generated.plan");
   if (!plan_back) fail(fmt::format("the printed plan does not parse: {}", plan_back.error().message()));
@@ -450,7 +461,8 @@ void arena_between_peak_and_total(const Planner& planner, const Schedule& s) {
     for (std::size_t entry = 0; entry < s.entries.size(); ++entry) {
       Bytes live = 0;
       for (const ModelLifetime& l : lives) {
-        if (s.storage[l.buffer].device == device && l.first <= entry && entry <= l.last) live += rounded(s.storage[l.buffer]);
+        if (s.storage[l.buffer].device == device && l.first <= entry && entry <= l.last)
+          live += rounded(s.storage[l.buffer]);
       }
       peak = std::max(peak, live);
     }
@@ -461,7 +473,7 @@ void arena_between_peak_and_total(const Planner& planner, const Schedule& s) {
     if (arena == nullptr) fail(fmt::format("device {} has planned buffers but no arena", device));
     if (arena->size < peak || arena->size > total) {
       fail(fmt::format("the arena of {} is {} bytes, outside [peak of live bytes {}, total {}]\nplan:\n{}", device,
-                       arena->size, peak, total, describe(plan)));
+                       arena->size, peak, total, print_plan(plan)));
     }
   }
 }
@@ -472,7 +484,9 @@ void optimum_at_most_arena(const Planner& planner, const Schedule& s) {
   Result<std::vector<oracle::DevicePacking>> packings = oracle::schedule_packings(s);
   if (!packings) fail(fmt::format("the optimum oracle cannot read the schedule: {}", packings.error().message()));
   for (const oracle::DevicePacking& d : *packings) {
+    // Z3 alone, not the oracle's own search: the bound under test is Z3's.
     oracle::OptimumOptions options;
+    options.use_search = false;
     options.timeout_seconds = 5;
     Result<oracle::OptimumResult> best = oracle::solve_optimum(d.problem, options);
     if (!best) fail(fmt::format("the optimum oracle failed on {}: {}", d.device, best.error().message()));
@@ -480,10 +494,10 @@ void optimum_at_most_arena(const Planner& planner, const Schedule& s) {
     if (arena == nullptr) fail(fmt::format("device {} has planned buffers but no arena", d.device));
     const Bytes least = best->lower_bound * kPlaceAlign;
     if (least > arena->size) {
-      fail(fmt::format("on {} the optimum oracle proves no arena below {} bytes ({}, by {}), but the plan's is {}"
-                       "\nplan:\n{}",
-                       d.device, least, oracle::status_name(best->status), best->lower_bound_by, arena->size,
-                       describe(plan)));
+      fail(fmt::format(
+          "on {} the optimum oracle proves no arena below {} bytes ({}, by {}), but the plan's is {}"
+          "\nplan:\n{}",
+          d.device, least, oracle::status_name(best->status), best->lower_bound_by, arena->size, print_plan(plan)));
     }
   }
 }
@@ -492,10 +506,12 @@ void agrees_with_plain_model(const Planner& planner, const Schedule& s) {
   Result<Plan> model = model_plan(s);
   Result<Plan> actual = planner.plan(s);
   if (!model && !actual) return;
-  if (!model) fail(fmt::format("the plain model fails ({}) but {} plans:\n{}", model.error().message(), planner.name(),
-                               print_plan(*actual)));
-  if (!actual) fail(fmt::format("{} fails ({}) but the plain model plans:\n{}", planner.name(),
-                                actual.error().message(), print_plan(*model)));
+  if (!model)
+    fail(fmt::format("the plain model fails ({}) but {} plans:\n{}", model.error().message(), planner.name(),
+                     print_plan(*actual)));
+  if (!actual)
+    fail(fmt::format("{} fails ({}) but the plain model plans:\n{}", planner.name(), actual.error().message(),
+                     print_plan(*model)));
   if (print_plan(*model) != print_plan(*actual)) {
     fail(fmt::format("{} and the plain model of SPEC section 3 disagree\n{}:\n{}model:\n{}", planner.name(),
                      planner.name(), print_plan(*actual), print_plan(*model)));
@@ -518,7 +534,7 @@ void renaming_storage_keeps_the_plan(const Planner& planner, const Schedule& s) 
 }
 
 void reordering_declarations_keeps_the_plan(const Planner& planner, const Schedule& s) {
-  const Schedule reordered = move_storage(s, permutation(s.storage.size(), pick_seed()), s.storage.size());
+  const Schedule reordered = move_storage(s, permutation(s.storage.size(), pick_seed()));
   same_plan(plan_or_fail(planner, s), plan_or_fail(planner, reordered), reordered, "reordering the declarations");
 }
 
@@ -535,11 +551,23 @@ void adding_unplanned_storage_keeps_the_plan(const Planner& planner, const Sched
     Storage st = buffer_decl("", devices[below(devices.size())], Dtype::Float32, 4 * below(2048));
     bool taken = true;
     switch (below(5)) {
-      case 0: st.held = true; st.phase = below(256); break;
-      case 1: st.device = "DISK:/extra.bin"; break;
-      case 2: st.kind = StorageKind::Alloc; break;
-      case 3: st.kind = StorageKind::Param; break;
-      default: taken = false; st.phase = below(256); break;  // a buffer no entry takes
+      case 0:
+        st.held = true;
+        st.phase = below(256);
+        break;
+      case 1:
+        st.device = "DISK:/extra.bin";
+        break;
+      case 2:
+        st.kind = StorageKind::Alloc;
+        break;
+      case 3:
+        st.kind = StorageKind::Param;
+        break;
+      default:
+        taken = false;
+        st.phase = below(256);
+        break;  // a buffer no entry takes
     }
     st.name = fresh_name(more, "extra");
     const auto id = static_cast<StorageId>(more.storage.size());
@@ -562,7 +590,7 @@ void adding_unplanned_storage_keeps_the_plan(const Planner& planner, const Sched
   }
   // The new declarations go to random places among the old ones.
   const std::vector<std::size_t> order = permutation(more.storage.size(), rng());
-  more = move_storage(more, order, more.storage.size());
+  more = move_storage(more, order);
   same_plan(plan_or_fail(planner, s), plan_or_fail(planner, more), more, "adding unplanned storage");
 }
 
@@ -611,7 +639,7 @@ void checker_rejects_a_buffer_moved_onto_a_live_neighbour(const Planner& planner
     if (v.rule == oracle::Rule::Overlap) return;
   }
   fail(fmt::format("the checker reports no overlap after {} is moved onto {} (place {})\nplan:\n{}", mover, target,
-                   onto, describe(broken)));
+                   onto, print_plan(broken)));
 }
 
 void overflow_is_an_error(const Planner& planner, const Schedule& s) {

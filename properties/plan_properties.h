@@ -8,12 +8,11 @@
 // Lifetimes, where a statement needs them, come from the plain model of
 // properties/reference_model.h, never from planner/.
 
-#include "properties/show.h"
-
 #include <rapidcheck.h>
 
 #include "planner/planner.h"
 #include "planner/schedule.h"
+#include "properties/show.h"
 
 namespace planck::props {
 
@@ -21,6 +20,10 @@ using PlanStatement = void (*)(const Planner& planner, const Schedule& s);
 
 // The static checker (oracle/checker.h) finds nothing wrong with the plan.
 void plan_passes_checker(const Planner& planner, const Schedule& s);
+
+// The shadow executor (oracle/shadow.h), running every loop body twice,
+// finds no buffer whose bytes another took while it was still to be used.
+void plan_passes_shadow_executor(const Planner& planner, const Schedule& s);
 
 // Every planned buffer is placed in the one arena of its device, inside it,
 // and no two buffers of a device alive at a common entry share a byte of
@@ -50,8 +53,8 @@ void planning_is_deterministic_and_survives_text(const Planner& planner, const S
 // buffers of max(256, rounded size).
 void arena_between_peak_and_total(const Planner& planner, const Schedule& s);
 
-// Per device, the optimum oracle's proven least arena (Z3 and search, in
-// 256-byte units) is at most the planner's arena. For small schedules.
+// Per device, the least arena Z3 proves (by the optimum oracle, in 256-byte
+// units) is at most the planner's arena. For small schedules.
 void optimum_at_most_arena(const Planner& planner, const Schedule& s);
 
 // The plan is byte for byte the plain model's (properties/reference_model.h).

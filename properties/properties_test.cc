@@ -2,9 +2,6 @@
 // every planner of planner_names(), on random schedules of every feature.
 
 #include <gtest/gtest.h>
-
-#include "properties/show.h"
-
 #include <rapidcheck.h>
 
 #include <memory>
@@ -14,17 +11,18 @@
 #include "properties/generators.h"
 #include "properties/harness.h"
 #include "properties/plan_properties.h"
+#include "properties/show.h"
 
 namespace planck::props {
 namespace {
 
 // Cases per property when RC_PARAMS does not set max_success: the whole
 // program stays within seconds in CI; the nightly run raises it.
-constexpr int kCases = 150;
+constexpr int kCases = 250;
 // For properties that plan several schedules per case.
-constexpr int kMetamorphicCases = 100;
+constexpr int kMetamorphicCases = 150;
 // For the optimum oracle, whose cost grows fast with the buffers.
-constexpr int kOptimumCases = 40;
+constexpr int kOptimumCases = 100;
 
 class PlannerProperty : public ::testing::TestWithParam<std::string> {
  protected:
@@ -36,6 +34,8 @@ class PlannerProperty : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(PlannerProperty, PlanPassesTheChecker) { run(&plan_passes_checker, kCases); }
+
+TEST_P(PlannerProperty, PlanPassesTheShadowExecutor) { run(&plan_passes_shadow_executor, kCases); }
 
 TEST_P(PlannerProperty, LiveBuffersShareNoBytes) { run(&live_buffers_share_no_bytes, kCases); }
 

@@ -59,8 +59,8 @@ Result<std::optional<Bytes>> ModelTlsf::alloc(Bytes r) {
 
   Block& b = blocks_[*taken];
   if (b.size < need) {
-    return Error{"", fmt::format("the search took a free block of {} bytes at {} for a request of {}",
-                                 b.size, b.start, need)};
+    return Error{
+        "", fmt::format("the search took a free block of {} bytes at {} for a request of {}", b.size, b.start, need)};
   }
   const Bytes start = b.start;
   b.used = true;
@@ -74,8 +74,7 @@ Result<std::optional<Bytes>> ModelTlsf::alloc(Bytes r) {
 }
 
 bool ModelTlsf::free(Bytes addr) {
-  auto it = std::find_if(blocks_.begin(), blocks_.end(),
-                         [&](const Block& b) { return b.start == addr && b.used; });
+  auto it = std::find_if(blocks_.begin(), blocks_.end(), [&](const Block& b) { return b.start == addr && b.used; });
   if (it == blocks_.end()) return false;
   it->used = false;
   append(*it);
@@ -209,7 +208,8 @@ Result<Plan> model_plan(const Schedule& s) {
     if (end) end = checked_add(*end, b.bytes);
     if (end) end = checked_round_up(*end, 256);
     if (!end) return overflow(b, "its end in the arena");
-    const std::size_t d = static_cast<std::size_t>(std::find(devices.begin(), devices.end(), b.device) - devices.begin());
+    const std::size_t d =
+        static_cast<std::size_t>(std::find(devices.begin(), devices.end(), b.device) - devices.begin());
     arena[d] = std::max(arena[d], *end);
   }
 
@@ -222,7 +222,8 @@ Result<Plan> model_plan(const Schedule& s) {
   for (std::size_t d = 0; d < devices.size(); ++d) plan.arenas.push_back({names[d], devices[d], arena[d], {}});
   for (std::size_t i = 0; i < lives.size(); ++i) {
     const Storage& b = s.storage[lives[i].buffer];
-    const std::size_t d = static_cast<std::size_t>(std::find(devices.begin(), devices.end(), b.device) - devices.begin());
+    const std::size_t d =
+        static_cast<std::size_t>(std::find(devices.begin(), devices.end(), b.device) - devices.begin());
     plan.placements.push_back({b.name, names[d], place[i], {}});
   }
   return plan;

@@ -2,13 +2,9 @@
 // random sequences of alloc and free: the same addresses, the same blocks
 // and the same bin queues after every call.
 
-#include <gtest/gtest.h>
-
-#include "properties/show.h"
-
-#include <rapidcheck.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
 
 #include <algorithm>
 #include <map>
@@ -18,11 +14,12 @@
 #include "planner/tlsf.h"
 #include "properties/harness.h"
 #include "properties/reference_model.h"
+#include "properties/show.h"
 
 namespace planck::props {
 namespace {
 
-constexpr int kCases = 300;
+constexpr int kCases = 500;
 
 // Calls of a sequence: allocate `value` (scaled to the capacity), free the
 // live block at index `value` modulo their count, or free the address
@@ -72,11 +69,11 @@ TEST(TlsfAllocator, MatchesThePlainModelUnderRandomAllocAndFree) {
       [] {
         const Bytes second_level = *rc::gen::element<Bytes>(32, 1, 2, 3, 16, 64, 127);
         // The block size must have at least as many bits as the second-level count.
-        const Bytes block_size = std::max<Bytes>(*rc::gen::element<Bytes>(256, 1, 32, 100, 4096),
-                                                 Bytes{1} << (bitlen(second_level) - 1));
-        const Bytes capacity = *rc::gen::oneOf(rc::gen::inRange<Bytes>(0, 1 << 16),
-                                               rc::gen::inRange<Bytes>(1 << 16, Bytes{1} << 34),
-                                               rc::gen::element<Bytes>(Bytes{1} << 62, (Bytes{1} << 63) + 4096));
+        const Bytes block_size =
+            std::max<Bytes>(*rc::gen::element<Bytes>(256, 1, 32, 100, 4096), Bytes{1} << (bitlen(second_level) - 1));
+        const Bytes capacity =
+            *rc::gen::oneOf(rc::gen::inRange<Bytes>(0, 1 << 16), rc::gen::inRange<Bytes>(1 << 16, Bytes{1} << 34),
+                            rc::gen::element<Bytes>(Bytes{1} << 62, (Bytes{1} << 63) + 4096));
         const auto calls = *rc::gen::container<std::vector<std::tuple<Call, Bytes>>>(
             rc::gen::tuple(rc::gen::weightedElement<Call>({{6, Call::Alloc}, {3, Call::FreeLive}, {1, Call::FreeAny}}),
                            rc::gen::arbitrary<Bytes>()));
@@ -105,8 +102,8 @@ TEST(TlsfAllocator, MatchesThePlainModelUnderRandomAllocAndFree) {
             live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
             RC_ASSERT(model.free(addr));
             const Status freed = tlsf.free(addr);
-            if (!freed) RC_FAIL(fmt::format("call {}: free({}) of a live block fails: {}", step, addr,
-                                            freed.error().message()));
+            if (!freed)
+              RC_FAIL(fmt::format("call {}: free({}) of a live block fails: {}", step, addr, freed.error().message()));
           } else if (call == Call::FreeAny) {
             const Bytes addr = capacity == 0 ? value : value % capacity;
             const bool model_freed = model.free(addr);
