@@ -69,9 +69,11 @@ class Solver {
 
  private:
   Status set_up_parts();
-  Status offer(Part& part, Offsets offsets, const std::string& by);
-  Result<Answer> fit_part(Part& part, Bytes capacity);
-  Result<Answer> fit_all(Bytes capacity);
+  Status offer(Part& part, Offsets offsets, const std::string& by,
+               std::optional<Bytes> capacity = std::nullopt);
+  Result<Answer> fit_part(Part& part, Bytes capacity, Clock::time_point until);
+  Result<Answer> fit_all(Bytes capacity, Clock::time_point until);
+  Status minimize();
   Bytes lower() const;
   Bytes upper() const;
   OptimumResult result() const;
@@ -116,10 +118,11 @@ Status Solver::set_up_parts() {
   return Ok{};
 }
 
-// Judges a placement of the part by the checker and keeps it when it beats
-// the best so far.
-Status Solver::offer(Part& part, Offsets offsets, const std::string& by) {
-  if (std::string e = placement_error(part.problem, offsets); !e.empty()) {
+// Judges a placement of the part by the checker (within the capacity it was
+// found for, if any) and keeps it when it beats the best so far.
+Status Solver::offer(Part& part, Offsets offsets, const std::string& by,
+                     std::optional<Bytes> capacity) {
+  if (std::string e = placement_error(part.problem, offsets, capacity); !e.empty()) {
     return Error{"", fmt::format("internal error: the {} placement is invalid: {}", by, e)};
   }
   const std::optional<Bytes> arena = arena_size(part.problem, offsets);
@@ -137,7 +140,7 @@ Status Solver::offer(Part& part, Offsets offsets, const std::string& by) {
   return Ok{};
 }
 
-Result<Answer> Solver::fit_part(Part& part, Bytes capacity) {
+Result<Answer> Solver::fit_part(Part& part, Bytes capacity, Clock::time_point until) {
   if (capacity >= part.upper) return Answer::Fits;
   if (capacity < part.lower) return Answer::DoesNotFit;
   // Offsets of a placement pushed down are sums of sizes, so multiples of the
@@ -150,11 +153,7 @@ Result<Answer> Solver::fit_part(Part& part, Bytes capacity) {
       if (f.offsets[k] < 0) return Error{"", "internal error: the " + by + " gave a negative offset"};
       bytes[k] = static_cast<Bytes>(f.offsets[k]) * part.unit;
     }
-    if (std::string e = placement_error(part.problem, bytes, capacity); !e.empty()) {
-      return Error{"", fmt::format("internal error: the {} placement within {} is invalid: {}", by,
-                                   capacity, e)};
-    }
-    if (Status s = offer(part, std::move(bytes), by); !s) return s.error();
+    if (Status s = offer(part, std::move(bytes), by, capacity); !s) return s.error();
     return Answer::Fits;
   };
   const bool z3_fits_part = options_.use_z3 && part.units.size() <= options_.z3_max_items;
@@ -163,18 +162,19 @@ Result<Answer> Solver::fit_part(Part& part, Bytes capacity) {
     return *part.z3;
   };
 
-  if (options_.use_search && part.pairs <= kSearchMaxPairs) {
+  const bool search_fits_part = options_.use_search && part.pairs <= kSearchMaxPairs;
+  if (search_fits_part) {
     if (!part.search) part.search = std::make_unique<PlacementSearch>(part.units, options_.search);
-    const Fit f = part.search->fit(units, deadline_);
+    const Fit f = part.search->fit(units, until);
     if (f.outcome == FitOutcome::Found) return found(f, "search");
     if (f.outcome == FitOutcome::Infeasible) {
       std::string by = "search";
       if (z3_fits_part) {
         const double seconds = std::clamp(options_.z3_confirm_seconds, 0.0, kMaxTimeoutSeconds);
-        const Clock::time_point until = std::min(
-            deadline_, Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                          std::chrono::duration<double>(seconds)));
-        const Fit check = z3().fit(units, until);
+        const Clock::time_point confirm_until = std::min(
+            until, Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                      std::chrono::duration<double>(seconds)));
+        const Fit check = z3().fit(units, confirm_until);
         if (check.outcome == FitOutcome::Found) {
           // Z3's placement, once it passes the checker, shows the search wrong.
           Result<Answer> a = found(check, "z3");
@@ -189,9 +189,8 @@ Result<Answer> Solver::fit_part(Part& part, Bytes capacity) {
       part.lower_by = by;
       return Answer::DoesNotFit;
     }
-  }
-  if (z3_fits_part) {
-    const Fit f = z3().fit(units, deadline_);
+  } else if (z3_fits_part) {
+    const Fit f = z3().fit(units, until);
     if (f.outcome == FitOutcome::Found) return found(f, "z3");
     if (f.outcome == FitOutcome::Infeasible) {
       part.lower = proven_lower;
@@ -204,13 +203,13 @@ Result<Answer> Solver::fit_part(Part& part, Bytes capacity) {
 
 // Whether every part fits the capacity. One part that does not settles it, so
 // the parts most in doubt go first.
-Result<Answer> Solver::fit_all(Bytes capacity) {
+Result<Answer> Solver::fit_all(Bytes capacity, Clock::time_point until) {
   std::vector<Part*> order;
   for (Part& part : parts_) order.push_back(&part);
   std::stable_sort(order.begin(), order.end(), [](const Part* a, const Part* b) { return a->upper > b->upper; });
   Answer all = Answer::Fits;
   for (Part* part : order) {
-    Result<Answer> a = fit_part(*part, capacity);
+    Result<Answer> a = fit_part(*part, capacity, until);
     if (!a) return a;
     if (*a == Answer::DoesNotFit) return Answer::DoesNotFit;
     if (*a == Answer::Unknown) all = Answer::Unknown;
@@ -240,38 +239,76 @@ Result<OptimumResult> Solver::run() {
   deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout));
   if (Status s = set_up_parts(); !s) return s.error();
 
+  // The question asked comes first, with all the time there is.
   const std::optional<Bytes> cap = options_.capacity;
+  if (cap && *cap >= lower() && *cap < upper()) {
+    Result<Answer> a = fit_all(*cap, deadline_);
+    if (!a) return a.error();
+    if (*a == Answer::Unknown) return result();
+  }
+  if (!cap || lower() <= *cap) {
+    if (Status s = minimize(); !s) return s.error();
+  }
+  return result();
+}
+
+// Narrows the bounds until they meet or the time runs out. The lower bound is
+// tried first (it is often the answer); while capacities do not fit, the next
+// rises in doubling steps; once one fits, bisection. Each trial gets half the
+// time left, so that one hard capacity cannot take it all: when a trial runs
+// out of time, the next goes halfway from it to the upper bound, where
+// placements are easier to find, and the lower bound gets one last try with
+// whatever time is left once no capacity remains between the two.
+Status Solver::minimize() {
   Bytes step = 0;  // the gcd of the parts' units: capacities between its multiples change nothing
   for (const Part& part : parts_) step = std::gcd(step, part.unit);
   bool gallop = true;  // no capacity below the first upper bound has fit yet
+  bool stuck = false;  // some trial ran out of time, at `hard` at the highest
+  Bytes hard = 0;
   bool first = true;
-  while (lower() < upper() && Clock::now() < deadline_) {
-    if (cap && lower() > *cap) break;
+  while (lower() < upper()) {
+    const Clock::time_point now = Clock::now();
+    if (now >= deadline_) break;
     const Bytes lo = lower();
     const Bytes hi = upper();
-    Bytes c = 0;
+    if (stuck && hard < lo) stuck = false;
+    Bytes c = lo;
+    bool last_try = false;
     if (first) {
       c = lo;
-    } else if (cap && *cap < hi && gallop) {
-      c = *cap;  // the question asked, before the optimum below it
+    } else if (stuck) {
+      last_try = hi - hard < 2;
+      c = last_try ? lo : hard + (hi - hard) / 2;
     } else if (gallop) {
       c = std::min(lo + step - 1, hi - 1);
     } else {
       c = lo + (hi - 1 - lo) / 2;
     }
     first = false;
-    Result<Answer> a = fit_all(c);
+    const Clock::time_point until = last_try ? deadline_ : now + (deadline_ - now) / 2;
+    Result<Answer> a = fit_all(c, until);
     if (!a) return a.error();
-    if (*a == Answer::Unknown) break;
-    if (*a == Answer::Fits) gallop = false;
-    if (*a == Answer::DoesNotFit && gallop && step <= kMaxBytes) step *= 2;
+    switch (*a) {
+      case Answer::Fits:
+        gallop = false;
+        break;
+      case Answer::DoesNotFit:
+        if (gallop && step <= kMaxBytes) step *= 2;
+        break;
+      case Answer::Unknown:
+        if (last_try) return Ok{};
+        hard = stuck ? std::max(hard, c) : c;
+        stuck = true;
+        break;
+    }
   }
-  return result();
+  return Ok{};
 }
 
 OptimumResult Solver::result() const {
   OptimumResult r;
   r.parts = parts_.size();
+  r.peak = peak_live(problem_);
   r.lower_bound = lower();
   r.upper_bound = upper();
   r.offsets.assign(problem_.items.size(), 0);

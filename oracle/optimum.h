@@ -10,12 +10,13 @@
 //  - A capacity c is tried on every part whose bounds do not settle it, by
 //    the search of oracle/search.h; on parts of at most z3_max_items items,
 //    Z3 (oracle/z3_packing.h) confirms the search's proofs that a part does
-//    not fit, and takes over when the search is off or runs out of time.
-//  - The capacities tried: the lower bound first (often the answer), then
-//    rising in doubling steps until one fits, then bisection between the
-//    bounds. Each answer moves a bound: a placement that fits lowers the
-//    upper bound to its arena, a proof that none fits raises the lower bound
-//    past c.
+//    not fit, and answers in its place when the search is off.
+//  - The capacities tried: the one asked about, if any; then the lower bound
+//    (often the answer), rising in doubling steps until one fits, then
+//    bisection between the bounds. Each answer moves a bound: a placement
+//    that fits lowers the upper bound to its arena, a proof that none fits
+//    raises the lower bound past c. Each trial gets half the time left (see
+//    minimize() in optimum.cc), so one hard capacity cannot take it all.
 //  - Every placement is judged by the plain checker of
 //    oracle/optimum_problem.h before it is believed; one that fails it is a
 //    bug in an engine, reported as an error, never as an answer.
@@ -60,6 +61,7 @@ struct OptimumOptions {
 
 struct OptimumResult {
   OptimumStatus status = OptimumStatus::Unknown;
+  Bytes peak = 0;              // the most bytes alive at once, the first lower bound
   Bytes lower_bound = 0;       // proven: no smaller arena fits
   Bytes upper_bound = 0;       // the arena of `offsets`
   std::string lower_bound_by;  // "peak", "search", "z3" or "search and z3"

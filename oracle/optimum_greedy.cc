@@ -18,9 +18,13 @@ std::int64_t arena_of(const std::vector<UnitItem>& items, const std::vector<std:
 std::vector<std::int64_t> greedy_by_size(const std::vector<UnitItem>& items, GapRule rule) {
   std::vector<std::size_t> order(items.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
+  // Widths in unsigned arithmetic, where upper - lower cannot wrap.
+  auto width = [&](std::size_t i) {
+    return static_cast<std::uint64_t>(items[i].upper) - static_cast<std::uint64_t>(items[i].lower);
+  };
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     if (items[a].size != items[b].size) return items[a].size > items[b].size;
-    return items[a].upper - items[a].lower > items[b].upper - items[b].lower;
+    return width(a) > width(b);
   });
   std::vector<std::int64_t> offsets(items.size(), 0);
   std::vector<std::size_t> placed;

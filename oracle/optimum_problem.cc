@@ -23,10 +23,6 @@ Status check_problem(const PackingProblem& p) {
   return Ok{};
 }
 
-bool alive_together(const PackingItem& a, const PackingItem& b) {
-  return a.lower < b.upper && b.lower < a.upper;
-}
-
 Bytes peak_live(const PackingProblem& p) {
   // Sweep the starts and ends in time order, an end before a start at the
   // same time since lifetimes are half-open.
@@ -82,16 +78,26 @@ std::string placement_error(const PackingProblem& p, const Offsets& offsets,
     }
     end[i] = *e;
   }
-  for (std::size_t i = 0; i < p.items.size(); ++i) {
-    for (std::size_t j = i + 1; j < p.items.size(); ++j) {
-      const PackingItem& a = p.items[i];
-      const PackingItem& b = p.items[j];
-      if (!alive_together(a, b)) continue;
-      if (offsets[i] < end[j] && offsets[j] < end[i]) {
+  // Every pair alive together, found by walking the items in order of start:
+  // the items after one that start before it ends.
+  std::vector<std::size_t> order(p.items.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return p.items[a].lower < p.items[b].lower;
+  });
+  for (std::size_t x = 0; x < order.size(); ++x) {
+    const std::size_t i = order[x];
+    for (std::size_t y = x + 1; y < order.size() && p.items[order[y]].lower < p.items[i].upper; ++y) {
+      const std::size_t j = order[y];
+      // Half-open byte ranges; an empty one (size 0) meets nothing.
+      const bool empty = p.items[i].size == 0 || p.items[j].size == 0;
+      if (!empty && offsets[i] < end[j] && offsets[j] < end[i]) {
+        const PackingItem& a = p.items[std::min(i, j)];
+        const PackingItem& b = p.items[std::max(i, j)];
         return fmt::format(
             "items {} and {}, both alive on [{}, {}), share bytes: [{}, {}) and [{}, {})", a.name,
-            b.name, std::max(a.lower, b.lower), std::min(a.upper, b.upper), offsets[i], end[i],
-            offsets[j], end[j]);
+            b.name, std::max(a.lower, b.lower), std::min(a.upper, b.upper), offsets[std::min(i, j)],
+            end[std::min(i, j)], offsets[std::max(i, j)], end[std::max(i, j)]);
       }
     }
   }

@@ -46,9 +46,6 @@ inline constexpr Bytes kMaxTotalSize = kMaxBytes;
 // together at most kMaxTotalSize. The error names the first item at fault.
 Status check_problem(const PackingProblem& p);
 
-// Two items share a time when their half-open lifetimes intersect.
-bool alive_together(const PackingItem& a, const PackingItem& b);
-
 // The most bytes alive at once: a lower bound on every arena. Needs a problem
 // that passes check_problem.
 Bytes peak_live(const PackingProblem& p);
@@ -57,8 +54,9 @@ Bytes peak_live(const PackingProblem& p);
 // passes the largest Bytes.
 std::optional<Bytes> arena_size(const PackingProblem& p, const Offsets& offsets);
 
-// The plain O(n^2) checker: one offset per item, every offset + size at most
-// the capacity (when given), and every two items alive together disjoint.
+// The plain checker, O(n^2) at worst: one offset per item, every offset +
+// size at most the capacity (when given), and every two items alive together
+// (their half-open lifetimes intersect) on disjoint half-open byte ranges.
 // Empty when the placement is valid, else what is wrong, naming the items.
 std::string placement_error(const PackingProblem& p, const Offsets& offsets,
                             std::optional<Bytes> capacity = std::nullopt);

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 
 #include "oracle/optimum_greedy.h"
@@ -44,6 +45,11 @@ TEST(PackingProblem, CheckerAcceptsDisjointBytesAndSharedBytesAtDisjointTimes) {
   EXPECT_THAT(placement_error(p, {0, 4, 0}, 8), IsEmpty());
 }
 
+TEST(PackingProblem, CheckerLetsAnItemOfSizeZeroSitInsideAnother) {
+  const PackingProblem p = problem({{"a", 4, 0, 2}, {"z", 0, 1, 3}});
+  EXPECT_THAT(placement_error(p, {0, 2}), IsEmpty());
+}
+
 TEST(PackingProblem, CheckerNamesTwoItemsAliveTogetherThatShareBytes) {
   const PackingProblem p = problem({{"a", 4, 0, 2}, {"b", 4, 1, 3}});
   const std::string e = placement_error(p, {0, 3});
@@ -61,7 +67,7 @@ TEST(PackingProblem, CheckerRejectsAnItemPastTheCapacityAndAWrongCount) {
 TEST(PackingProblem, ArenaIsTheHighestEnd) {
   const PackingProblem p = problem({{"a", 4, 0, 2}, {"b", 4, 1, 3}});
   EXPECT_EQ(arena_size(p, {0, 4}), 8u);
-  EXPECT_EQ(arena_size(p, {kMaxBytes * 3, 4}), std::nullopt);
+  EXPECT_EQ(arena_size(p, {std::numeric_limits<Bytes>::max() - 2, 4}), std::nullopt);
 }
 
 TEST(PackingProblem, PartsSplitWhereNoItemIsAliveAcross) {

@@ -25,10 +25,7 @@ const std::string kShared = PLANCK_SHARED_DIR;
 PackingProblem problem(std::vector<PackingItem> items) { return {std::move(items)}; }
 
 // MiniMalloc's InfeasibleTricky case: peak 4, least arena 5.
-PackingProblem tricky() {
-  return problem({{"0", 3, 0, 1}, {"1", 1, 0, 3}, {"2", 3, 4, 5}, {"3", 1, 2, 5},
-                  {"4", 2, 1, 2}, {"5", 2, 3, 4}, {"6", 1, 1, 4}});
-}
+PackingProblem tricky() { return testing::as_problem(testing::tricky_items()); }
 
 OptimumOptions options(std::optional<Bytes> capacity, double timeout_seconds = 10) {
   OptimumOptions o;
@@ -299,12 +296,16 @@ kernel k arena0
   EXPECT_THAT(check_plan(*s, *plan), IsEmpty());
 }
 
-TEST(OptimumInput, AnIntervalProblemPlansIntoOneArena) {
+TEST(OptimumInput, AnIntervalProblemPlansIntoOneArenaUnderItsIds) {
   auto csv = parse_intervals("id,lower,upper,size\na,0,2,5\nb,1,3,7\n", "t.csv");
   ASSERT_TRUE(csv) << csv.error().message();
   const PackingProblem p = interval_packing(*csv);
-  const OptimumResult r = solve(p);
-  auto plan = interval_plan(*csv, r.offsets, r.upper_bound);
+  ASSERT_EQ(p.items.size(), 2u);
+  EXPECT_EQ(p.items[1].name, "b");
+  EXPECT_EQ(p.items[1].size, 7u);
+  EXPECT_EQ(p.items[1].lower, 1);
+  EXPECT_EQ(p.items[1].upper, 3);
+  auto plan = interval_plan(*csv, {0, 5}, 12);
   ASSERT_TRUE(plan);
   EXPECT_EQ(print_plan(*plan), "plan v1\narena arena0 CSV 12\nplace a arena0 0\nplace b arena0 5\n");
 }

@@ -36,6 +36,71 @@ inline std::vector<UnitItem> random_items(std::mt19937_64& rng, const Shape& sha
   return items;
 }
 
+// Instances whose live bytes equal `capacity` at every step of [0, steps)
+// while items remain: at each step some live items end and new ones fill the
+// room they leave. Such tight instances are where the least arena exceeds the
+// peak, now and then.
+inline std::vector<UnitItem> tight_items(std::mt19937_64& rng, std::int64_t capacity,
+                                         std::int64_t steps, std::size_t max_items) {
+  auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  std::vector<UnitItem> items;
+  std::vector<std::size_t> live;
+  for (std::int64_t t = 0; t < steps; ++t) {
+    std::int64_t used = 0;
+    std::vector<std::size_t> kept;
+    for (std::size_t i : live) {
+      if (t > 0 && pick(0, 1) == 0) {
+        items[i].upper = t;
+      } else {
+        kept.push_back(i);
+        used += items[i].size;
+      }
+    }
+    live = kept;
+    while (used < capacity && items.size() < max_items) {
+      const std::int64_t size = pick(1, capacity - used);
+      items.push_back({size, t, steps});
+      live.push_back(items.size() - 1);
+      used += size;
+    }
+  }
+  return items;
+}
+
+// MiniMalloc's InfeasibleTricky case: peak 4, least arena 5.
+inline std::vector<UnitItem> tricky_items() {
+  return {{3, 0, 1}, {1, 0, 3}, {3, 4, 5}, {1, 2, 5}, {2, 1, 2}, {2, 3, 4}, {1, 1, 4}};
+}
+
+// The tricky case transformed in ways that keep its least arena above its
+// peak: items in another order, time reversed, sizes and times scaled. Each
+// comes with its least arena.
+struct Variant {
+  std::vector<UnitItem> items;
+  std::int64_t least = 0;
+};
+inline std::vector<Variant> tricky_variants() {
+  std::vector<Variant> all;
+  const std::vector<UnitItem> base = tricky_items();
+  for (int rotate = 0; rotate < 7; rotate += 3) {
+    for (bool reverse : {false, true}) {
+      for (std::int64_t scale : {1, 3}) {
+        Variant v;
+        for (std::size_t k = 0; k < base.size(); ++k) {
+          UnitItem u = base[(k + static_cast<std::size_t>(rotate)) % base.size()];
+          if (reverse) u = {u.size, 5 - u.upper, 5 - u.lower};
+          v.items.push_back({u.size * scale, u.lower * 2 + 1, u.upper * 2 + 1});
+        }
+        v.least = 5 * scale;
+        all.push_back(std::move(v));
+      }
+    }
+  }
+  return all;
+}
+
 inline PackingProblem as_problem(const std::vector<UnitItem>& items) {
   PackingProblem p;
   for (std::size_t i = 0; i < items.size(); ++i) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <limits>
-#include <numeric>
 #include <utility>
 
 namespace planck::oracle {
@@ -35,7 +34,10 @@ struct Candidate {
 // items inside it, solved apart from everything else once its owner's choice
 // is made.
 struct Partition {
+  // Its items, the unplaced ones first: placing an item swaps it to the end
+  // of that prefix, and undoing the placement swaps it back.
   std::vector<std::int32_t> items;
+  std::size_t unplaced = 0;
   std::int32_t section_lo = 0;
   std::int32_t section_hi = 0;
   // The frame whose choice split this partition off, or -1 for the partitions
@@ -53,8 +55,9 @@ struct Frame {
   std::vector<Candidate> candidates;
   std::size_t next = 0;
   bool applied = false;
-  std::int32_t item = 0;  // the applied choice's item
-  bool hatless = false;   // it has no unplaced item alive with it
+  std::int32_t item = 0;      // the applied choice's item
+  std::size_t pool_slot = 0;  // where it stood among its partition's unplaced items
+  bool hatless = false;       // it has no unplaced item alive with it
   std::size_t trail_mark = 0;
   std::size_t partitions_mark = 0;
 };
@@ -65,6 +68,8 @@ enum class Attempt { Found, Infeasible, Aborted, Timeout };
 
 struct PlacementSearch::Impl {
   Impl(std::vector<UnitItem> items_in, SearchSwitches sw) : items(std::move(items_in)), switches(sw) {
+    switches.monotonic_floor = sw.monotonic_floor && sw.canonical_only;
+    switches.hatless_pruning = sw.hatless_pruning && (sw.dynamic_ordering || !sw.canonical_only);
     sweep();
   }
 
@@ -84,13 +89,13 @@ struct PlacementSearch::Impl {
   std::vector<std::int64_t> offset;      // by item, kUnplaced until placed
   std::vector<std::int64_t> min_offset;  // by item: the highest end of the placed items alive with it
   std::vector<std::int64_t> rank;        // by item: its place in its partition's static order
+  std::vector<std::int64_t> slot;        // by item: its index in its partition's `items`
   std::vector<std::int64_t> floor;       // by section
   std::vector<std::int64_t> total;       // by section: the sizes of its unplaced items
   std::vector<std::int64_t> cuts;        // by boundary: the unplaced items that cross it
-  std::vector<std::pair<std::int64_t*, std::int64_t>> trail;  // (slot, old value), to undo
+  std::vector<std::pair<std::int64_t*, std::int64_t>> trail;  // (cell, old value), to undo
   std::vector<Partition> partitions;
   std::vector<Frame> frames;
-  std::vector<Candidate> scratch;
   std::vector<std::int32_t> affected;
   std::vector<std::int64_t> seen;  // by section: the epoch that last put it in `affected`
   // By section: an item of it, a hint for the first to look at when asking
@@ -100,31 +105,42 @@ struct PlacementSearch::Impl {
 
   void sweep();
   Fit fit(std::int64_t cap, Clock::time_point deadline);
-  Attempt attempt(const Order* order, std::int64_t node_limit, Clock::time_point deadline);
+  Attempt attempt(const Order& order, std::int64_t node_limit, Clock::time_point deadline);
 
-  void set(std::int64_t& slot, std::int64_t value) {
-    trail.emplace_back(&slot, slot);
-    slot = value;
+  void set(std::int64_t& cell, std::int64_t value) {
+    trail.emplace_back(&cell, cell);
+    cell = value;
   }
   void undo(Frame& f) {
     while (trail.size() > f.trail_mark) {
       *trail.back().first = trail.back().second;
       trail.pop_back();
     }
-    // The totals are restored by arithmetic rather than from the trail: they
-    // change on every section of the item, on every node.
+    // The totals and the partition's unplaced prefix are restored by
+    // arithmetic rather than from the trail: they change on every node.
     const UnitItem& it = items[f.item];
     for (std::int32_t s = first_section[f.item]; s < end_section[f.item]; ++s) total[s] += it.size;
     partitions.resize(f.partitions_mark);
+    Partition& p = partitions[f.partition];
+    swap_slots(p, f.pool_slot, p.unplaced);
+    ++p.unplaced;
     f.applied = false;
   }
 
-  void assign_ranks(Partition& p, const Order* order);
+  void swap_slots(Partition& p, std::size_t a, std::size_t b) {
+    std::swap(p.items[a], p.items[b]);
+    slot[p.items[a]] = static_cast<std::int64_t>(a);
+    slot[p.items[b]] = static_cast<std::int64_t>(b);
+  }
+  // A new partition: its slots (kept on the trail, since its items had slots
+  // in the partition they were split from) and its static order.
+  void add_partition(Partition p, const Order& order);
+  void assign_ranks(Partition& p, const Order& order);
   void open(std::int32_t partition);
   bool fill_candidates(Frame& f);
   void place(std::size_t frame, const Candidate& c);
   bool sections_fit(const Frame& f, std::int64_t at) const;
-  bool advance(std::size_t frame, const Candidate& c, const Order* order, bool& found);
+  bool advance(std::size_t frame, const Candidate& c, const Order& order, bool& found);
   bool solved(std::int32_t partition, bool& found);
   bool retreat();
 };
@@ -194,19 +210,29 @@ void PlacementSearch::Impl::sweep() {
   for (std::size_t s = 0; s < sections; ++s) witness[s] = section_items[s].front();
 }
 
-void PlacementSearch::Impl::assign_ranks(Partition& p, const Order* order) {
+void PlacementSearch::Impl::add_partition(Partition p, const Order& order) {
+  p.unplaced = p.items.size();
+  for (std::size_t k = 0; k < p.items.size(); ++k) set(slot[p.items[k]], static_cast<std::int64_t>(k));
+  partitions.push_back(std::move(p));
+  assign_ranks(partitions.back(), order);
+}
+
+void PlacementSearch::Impl::assign_ranks(Partition& p, const Order& order) {
   struct Keyed {
     double width, area, total;
     std::int32_t item;
   };
   std::vector<Keyed> keyed;
   keyed.reserve(p.items.size());
-  for (std::int32_t i : p.items) {
+  for (std::size_t k = 0; k < p.unplaced; ++k) {
+    const std::int32_t i = p.items[k];
     const UnitItem& it = items[i];
     std::int64_t most = 0;
     for (std::int32_t s = first_section[i]; s < end_section[i]; ++s) most = std::max(most, total[s]);
     // Doubles: an area can pass 2^63, and these keys only order the search.
-    const double width = static_cast<double>(it.upper - it.lower);
+    // The width is taken in unsigned arithmetic, where upper - lower cannot wrap.
+    const double width =
+        static_cast<double>(static_cast<std::uint64_t>(it.upper) - static_cast<std::uint64_t>(it.lower));
     keyed.push_back({width, width * static_cast<double>(it.size), static_cast<double>(most), i});
   }
   auto key = [](const Keyed& k, Key which) {
@@ -218,10 +244,8 @@ void PlacementSearch::Impl::assign_ranks(Partition& p, const Order* order) {
     return 0.0;
   };
   std::sort(keyed.begin(), keyed.end(), [&](const Keyed& a, const Keyed& b) {
-    if (order != nullptr) {
-      for (Key k : *order) {
-        if (key(a, k) != key(b, k)) return key(a, k) > key(b, k);
-      }
+    for (Key k : order) {
+      if (key(a, k) != key(b, k)) return key(a, k) > key(b, k);
     }
     return a.item < b.item;
   });
@@ -239,17 +263,17 @@ void PlacementSearch::Impl::open(std::int32_t partition) {
 // item left, i.e. it is solved.
 bool PlacementSearch::Impl::fill_candidates(Frame& f) {
   const Partition& p = partitions[f.partition];
-  scratch.clear();
+  if (p.unplaced == 0) return false;
   std::int64_t min_height = kNoLimit;
-  for (std::int32_t i : p.items) {
-    if (offset[i] != kUnplaced) continue;
-    scratch.push_back({min_offset[i], rank[i], i});
+  for (std::size_t k = 0; k < p.unplaced; ++k) {
+    const std::int32_t i = p.items[k];
     min_height = std::min(min_height, min_offset[i] + items[i].size);
   }
-  if (scratch.empty()) return false;
   f.candidates.clear();
   f.next = 0;
-  for (const Candidate& c : scratch) {
+  for (std::size_t k = 0; k < p.unplaced; ++k) {
+    const std::int32_t i = p.items[k];
+    const Candidate c{min_offset[i], rank[i], i};
     // Canonical order: offsets never decrease, and items at one offset go in
     // static order.
     if (switches.canonical_only &&
@@ -276,6 +300,10 @@ void PlacementSearch::Impl::place(std::size_t frame, const Candidate& c) {
   const std::int32_t i = c.item;
   const std::int64_t height = c.offset + items[i].size;
   set(offset[i], c.offset);
+  Partition& p = partitions[f.partition];
+  f.pool_slot = static_cast<std::size_t>(slot[i]);
+  --p.unplaced;
+  swap_slots(p, f.pool_slot, p.unplaced);
   for (std::int32_t s = first_section[i]; s < end_section[i]; ++s) {
     if (floor[s] < height) set(floor[s], height);
     total[s] -= items[i].size;
@@ -305,16 +333,15 @@ void PlacementSearch::Impl::place(std::size_t frame, const Candidate& c) {
     const std::int32_t w = witness[s];
     if (offset[w] == kUnplaced && min_offset[w] <= floor[s]) continue;
     std::int64_t lowest = kNoLimit;
+    std::int32_t lowest_item = w;
     for (std::int32_t j : section_items[s]) {
-      if (offset[j] != kUnplaced) continue;
-      if (min_offset[j] <= floor[s]) {
-        witness[s] = j;
-        lowest = kNoLimit;
-        break;
-      }
-      lowest = std::min(lowest, min_offset[j]);
+      if (offset[j] != kUnplaced || min_offset[j] >= lowest) continue;
+      lowest = min_offset[j];
+      lowest_item = j;
+      if (lowest <= floor[s]) break;
     }
-    if (lowest != kNoLimit) set(floor[s], lowest);
+    witness[s] = lowest_item;
+    if (lowest != kNoLimit && lowest > floor[s]) set(floor[s], lowest);
   }
   f.hatless = hatless;
 }
@@ -350,7 +377,7 @@ bool PlacementSearch::Impl::sections_fit(const Frame& f, std::int64_t at) const 
 // the same partition or into the first of the partitions the choice splits it
 // into. Sets `found` when that solves the whole part. Returns false only when
 // the search is over.
-bool PlacementSearch::Impl::advance(std::size_t frame, const Candidate& c, const Order* order,
+bool PlacementSearch::Impl::advance(std::size_t frame, const Candidate& c, const Order& order,
                                     bool& found) {
   const std::int32_t partition = frames[frame].partition;
   std::vector<std::int32_t> cutpoints;
@@ -379,15 +406,14 @@ bool PlacementSearch::Impl::advance(std::size_t frame, const Candidate& c, const
     sub.section_lo = lo;
     sub.section_hi = hi;
     sub.owner = static_cast<std::int64_t>(frame);
-    for (std::int32_t j : partitions[partition].items) {
-      if (offset[j] == kUnplaced && first_section[j] < hi && lo < end_section[j]) {
-        sub.items.push_back(j);
-      }
+    const Partition& parent = partitions[partition];
+    for (std::size_t k = 0; k < parent.unplaced; ++k) {
+      const std::int32_t j = parent.items[k];
+      if (first_section[j] < hi && lo < end_section[j]) sub.items.push_back(j);
     }
     lo = hi;
     if (sub.items.empty()) continue;
-    partitions.push_back(std::move(sub));
-    assign_ranks(partitions.back(), order);
+    add_partition(std::move(sub), order);
   }
   if (partitions.size() == first_new) return solved(partition, found);
   open(static_cast<std::int32_t>(first_new));
@@ -430,12 +456,13 @@ bool PlacementSearch::Impl::retreat() {
   return true;
 }
 
-Attempt PlacementSearch::Impl::attempt(const Order* order, std::int64_t node_limit,
+Attempt PlacementSearch::Impl::attempt(const Order& order, std::int64_t node_limit,
                                        Clock::time_point deadline) {
   const std::size_t n = items.size();
   offset.assign(n, kUnplaced);
   min_offset.assign(n, 0);
   rank.assign(n, 0);
+  slot.assign(n, 0);
   floor.assign(section_items.size(), 0);
   total = initial_total;
   cuts = initial_cuts;
@@ -458,8 +485,7 @@ Attempt PlacementSearch::Impl::attempt(const Order* order, std::int64_t node_lim
     }
     lo = b + 1;
     if (p.items.empty()) continue;
-    partitions.push_back(std::move(p));
-    assign_ranks(partitions.back(), order);
+    add_partition(std::move(p), order);
   }
   if (partitions.empty()) return Attempt::Found;
   open(0);
@@ -495,14 +521,14 @@ Fit PlacementSearch::Impl::fit(std::int64_t cap, Clock::time_point deadline) {
   capacity = cap;
   Attempt a = Attempt::Aborted;
   if (!switches.round_robin) {
-    a = attempt(&kOrders[0], kNoLimit, deadline);
+    a = attempt(kOrders[0], kNoLimit, deadline);
   } else {
     // Start small, in the hope that some order finishes fast, and double.
     std::int64_t limit = std::max<std::int64_t>(1, static_cast<std::int64_t>(items.size()));
     while (a == Attempt::Aborted) {
       limit = limit > kNoLimit / 2 ? kNoLimit : 2 * limit;
       for (const Order& order : kOrders) {
-        a = attempt(&order, limit, deadline);
+        a = attempt(order, limit, deadline);
         if (a != Attempt::Aborted) break;
       }
     }

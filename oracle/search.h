@@ -35,6 +35,10 @@
 
 namespace planck::oracle {
 
+// Two techniques rest on others, and are off whatever they say when those are:
+// monotonic_floor needs canonical_only; hatless_pruning, under canonical_only,
+// needs dynamic_ordering (the items it skips must be those no lower than the
+// one that failed).
 struct SearchSwitches {
   bool canonical_only = true;       // offsets placed in non-decreasing order only
   bool section_inference = true;    // a section's floor + unplaced bytes must fit
@@ -56,6 +60,8 @@ struct SearchStats {
 // many capacities as needed.
 class PlacementSearch {
  public:
+  // Items as in one part of a problem that passed check_problem: sizes at
+  // least 1 and totalling at most kMaxTotalSize, lower < upper.
   explicit PlacementSearch(std::vector<UnitItem> items, SearchSwitches switches = {});
   ~PlacementSearch();
   PlacementSearch(const PlacementSearch&) = delete;

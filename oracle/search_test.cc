@@ -19,9 +19,7 @@ using ::testing::IsEmpty;
 
 Clock::time_point later() { return Clock::now() + std::chrono::seconds(60); }
 
-// The instance of MiniMalloc's InfeasibleTricky test: peak 4, least arena 5.
-const std::vector<UnitItem> kTricky = {{3, 0, 1}, {1, 0, 3}, {3, 4, 5}, {1, 2, 5},
-                                       {2, 1, 2}, {2, 3, 4}, {1, 1, 4}};
+const std::vector<UnitItem> kTricky = testing::tricky_items();
 
 // Every combination of the nine switches, in a fixed order.
 std::vector<SearchSwitches> every_combination() {
@@ -96,10 +94,16 @@ TEST(Search, ADeadlineAlreadyPastGivesTimeout) {
 // placement, which the checker accepts) and one below it (none).
 TEST(Search, EveryCombinationOfSwitchesAgreesWithBruteForce) {
   std::mt19937_64 rng(2024);
-  std::vector<std::vector<UnitItem>> instances{kTricky};
-  while (instances.size() < 40) instances.push_back(testing::random_items(rng, {}));
+  std::vector<std::vector<UnitItem>> instances;
   std::vector<std::int64_t> least;
-  for (const auto& items : instances) least.push_back(brute_force_least_arena(items)->arena);
+  for (const testing::Variant& v : testing::tricky_variants()) {
+    instances.push_back(v.items);
+    least.push_back(v.least);
+  }
+  while (instances.size() < 32) {
+    instances.push_back(testing::random_items(rng, {}));
+    least.push_back(brute_force_least_arena(instances.back())->arena);
+  }
   for (const SearchSwitches& sw : every_combination()) {
     for (std::size_t k = 0; k < instances.size(); ++k) {
       const std::vector<UnitItem>& items = instances[k];

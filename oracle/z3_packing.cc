@@ -25,11 +25,11 @@ struct Z3Packing::Impl {
   z3::context ctx;
   z3::solver solver;
   std::vector<z3::expr> offsets;
-  std::optional<std::size_t> mirrored;             // the item kept in the lower half
+  std::optional<std::size_t> mirrored;                // the item kept in the lower half
   std::map<std::int64_t, z3::expr> capacity_literal;  // capacity -> its assumption
   std::string reason;
 
-  z3::expr num(std::int64_t v) { return ctx.int_val(static_cast<int64_t>(v)); }
+  z3::expr num(std::int64_t v) { return ctx.int_val(v); }
 
   void build();
   z3::expr assumption(std::int64_t capacity);

@@ -37,6 +37,7 @@ void print_answer(const std::string& device, std::size_t buffers, const oracle::
                   Bytes scale) {
   fmt::print("device {}: {} buffer{}, {} part{}\n", device, buffers, buffers == 1 ? "" : "s",
              r.parts, r.parts == 1 ? "" : "s");
+  fmt::print("  peak: {}\n", in_bytes(r.peak, scale));
   fmt::print("  lower bound: {} ({})\n", in_bytes(r.lower_bound, scale), r.lower_bound_by);
   fmt::print("  upper bound: {} ({})\n", in_bytes(r.upper_bound, scale), r.upper_bound_by);
   fmt::print("  status: {}\n", oracle::status_name(r.status));

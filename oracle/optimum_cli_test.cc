@@ -1,0 +1,114 @@
+// `planck oracle` as a user runs it: what it prints, the plan it writes and
+// its exit codes.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "tests/run_command.h"
+
+namespace planck::oracle {
+namespace {
+
+using ::testing::HasSubstr;
+using planck::testing::CommandResult;
+
+// MiniMalloc's InfeasibleTricky case: peak 4, least arena 5.
+constexpr const char* kTricky =
+    "id,lower,upper,size\n0,0,1,3\n1,0,3,1\n2,4,5,3\n3,2,5,1\n4,1,2,2\n5,3,4,2\n6,1,4,1\n";
+
+class OracleCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::getenv("PLANCK_BIN") == nullptr) GTEST_SKIP() << "PLANCK_BIN is not set";
+    dir_ = planck::testing::temp_dir();
+  }
+  void TearDown() override {
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+  std::string write(const std::string& name, const std::string& text) {
+    const std::string path = dir_ + "/" + name;
+    planck::testing::write_text(path, text);
+    return path;
+  }
+  CommandResult planck(const std::string& args) {
+    return planck::testing::run_command(planck::testing::planck_bin() + " " + args);
+  }
+  std::string dir_;
+};
+
+TEST_F(OracleCommand, ProvesTheLeastArenaOfACsvAndSaysWhoFoundEachBound) {
+  const CommandResult r = planck("oracle " + write("t.csv", kTricky));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("device CSV: 7 buffers, 1 part"));
+  EXPECT_THAT(r.out, HasSubstr("peak: 4\n"));
+  EXPECT_THAT(r.out, HasSubstr("lower bound: 5 (search and z3)"));
+  EXPECT_THAT(r.out, HasSubstr("upper bound: 5 ("));
+  EXPECT_THAT(r.out, HasSubstr("status: optimal"));
+  EXPECT_THAT(r.out, HasSubstr("time: "));
+}
+
+TEST_F(OracleCommand, ACapacityTooSmallIsInfeasibleWithExitOne) {
+  const std::string csv = write("t.csv", kTricky);
+  const CommandResult at4 = planck("oracle " + csv + " --capacity 4");
+  EXPECT_EQ(at4.exit_code, 1);
+  EXPECT_THAT(at4.out, HasSubstr("status: infeasible"));
+  const CommandResult at5 = planck("oracle " + csv + " --capacity 5");
+  EXPECT_EQ(at5.exit_code, 0) << at5.err;
+  EXPECT_THAT(at5.out, HasSubstr("status: optimal"));
+}
+
+TEST_F(OracleCommand, OutOfTimeTheStatusIsUnknownAndTheExitZero) {
+  const CommandResult r = planck("oracle " + write("t.csv", kTricky) + " --timeout 0");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("lower bound: 4 (peak)"));
+  EXPECT_THAT(r.out, HasSubstr("status: unknown"));
+}
+
+TEST_F(OracleCommand, WritesThePlacementOfACsvAsAPlan) {
+  const std::string plan = dir_ + "/out.plan";
+  const CommandResult r = planck("oracle " + write("t.csv", kTricky) + " -o " + plan);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string text = planck::testing::read_text(plan);
+  EXPECT_THAT(text, HasSubstr("plan v1\narena arena0 CSV 5\n"));
+  EXPECT_THAT(text, HasSubstr("place 6 arena0 "));
+}
+
+TEST_F(OracleCommand, ASchedulesPlanPassesTheChecker) {
+  const std::string sched = write("s.sched", R"(schedule v1
+param  x  CUDA float32 4096
+buffer t0 CUDA float32 4096
+buffer t1 CUDA float32 1024 phase=64
+buffer t2 CUDA float32 4096
+buffer h  CPU  float32 4096
+kernel a t0 x
+kernel b t1 t0
+kernel c t2 t1
+copy h t2
+)");
+  const std::string plan = dir_ + "/s.plan";
+  const CommandResult r = planck("oracle " + sched + " -o " + plan);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // t0 and t2 never live together, and t1 (64 + 1024 bytes) takes 5 blocks:
+  // (16 + 5) * 256 bytes.
+  EXPECT_THAT(r.out, HasSubstr("device CUDA: 3 buffers"));
+  EXPECT_THAT(r.out, HasSubstr("lower bound: 5376 (peak)"));
+  EXPECT_THAT(r.out, HasSubstr("device CPU: 1 buffer,"));
+  const CommandResult check = planck("check " + sched + " " + plan);
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+}
+
+TEST_F(OracleCommand, BadInputExitsTwoWithItsPlace) {
+  const CommandResult bad_row = planck("oracle " + write("bad.csv", "id,lower,upper,size\na,3,1,4\n"));
+  EXPECT_EQ(bad_row.exit_code, 2);
+  EXPECT_THAT(bad_row.err, HasSubstr("bad.csv:2:"));
+  EXPECT_EQ(planck("oracle " + dir_ + "/missing.sched").exit_code, 2);
+  EXPECT_EQ(planck("oracle " + write("t.csv", kTricky) + " --timeout -1").exit_code, 2);
+  EXPECT_EQ(planck("oracle " + write("t.csv", kTricky) + " --capacity lots").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace planck::oracle
