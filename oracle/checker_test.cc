@@ -16,6 +16,7 @@
 #include "oracle/lifetimes.h"
 #include "planner/plan.h"
 #include "planner/text.h"
+#include "tests/spec_example.h"
 
 namespace planck::oracle {
 
@@ -46,33 +47,8 @@ std::vector<Violation> check(std::string_view schedule_text, std::string_view pl
   return fast;
 }
 
-// The example of SPEC section 2. Top-level entries: 0 (line 8) takes t0;
-// 1 (line 9, the loop) takes t1, t0, f; 2 (line 13) takes h, t0. So t0
-// lives over 0..2, t1 and f over 1, h over 2. Rounded sizes: t0 4096,
-// t1 4352 (phase 64), f 256, h 4096.
-constexpr std::string_view kExample = R"(schedule v1
-param  x  CUDA float32 4096
-buffer w  CUDA float32 4096 held
-buffer t0 CUDA float32 4096
-buffer t1 CUDA float32 4096 phase=64
-buffer f  CUDA bool 256
-buffer h  CPU  float32 4096
-kernel matmul t0 x w
-loop flag=f {
-  kernel relu t1 t0
-  kernel step t0 shrink(t1, 0, 1024) f
-}
-copy h bitcast(t0, float32)
-)";
-
-constexpr std::string_view kExamplePlan = R"(plan v1
-arena arena0 CUDA 8704
-arena arena1 CPU 4096
-place t0 arena0 0
-place t1 arena0 4096
-place f arena0 8448
-place h arena1 0
-)";
+using testing::kSpecExample;
+using testing::kSpecExamplePlan;
 
 // One buffer t of 256 bytes on the CPU, taken by entry 0 (line 3).
 constexpr std::string_view kOneBuffer = R"(schedule v1
@@ -81,11 +57,11 @@ kernel k t
 )";
 
 TEST(CheckerValid, AcceptsAPlanThatKeepsLiveBuffersApart) {
-  EXPECT_EQ(check(kExample, kExamplePlan), std::vector<Violation>{});
+  EXPECT_EQ(check(kSpecExample, kSpecExamplePlan), std::vector<Violation>{});
 }
 
 TEST(CheckerPlacement, APlannedBufferWithoutPlacementIsNotPlaced) {
-  const std::vector<Violation> v = check(kExample, R"(plan v1
+  const std::vector<Violation> v = check(kSpecExample, R"(plan v1
 arena arena0 CUDA 8704
 arena arena1 CPU 4096
 place t0 arena0 0
@@ -99,9 +75,9 @@ place h arena1 0
 }
 
 TEST(CheckerPlacement, ABufferPlacedTwiceIsReportedAtBothLines) {
-  std::string text(kExamplePlan);
+  std::string text(kSpecExamplePlan);
   text += "place t1 arena0 4096\n";
-  const std::vector<Violation> v = check(kExample, text);
+  const std::vector<Violation> v = check(kSpecExample, text);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].rule, Rule::PlacedTwice);
   EXPECT_EQ(v[0].buffers, std::vector<std::string>{"t1"});
@@ -109,9 +85,9 @@ TEST(CheckerPlacement, ABufferPlacedTwiceIsReportedAtBothLines) {
 }
 
 TEST(CheckerPlacement, PlacingUndeclaredStorageIsUnknownStorage) {
-  std::string text(kExamplePlan);
+  std::string text(kSpecExamplePlan);
   text += "place zz arena0 0\n";
-  const std::vector<Violation> v = check(kExample, text);
+  const std::vector<Violation> v = check(kSpecExample, text);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].rule, Rule::UnknownStorage);
   EXPECT_EQ(v[0].buffers, std::vector<std::string>{"zz"});
@@ -158,7 +134,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<NotPlannedCase>& info) { return info.param.buffer; });
 
 TEST(CheckerPlacement, PlacingInAnUndeclaredArenaIsUnknownArena) {
-  const std::vector<Violation> v = check(kExample, R"(plan v1
+  const std::vector<Violation> v = check(kSpecExample, R"(plan v1
 arena arena0 CUDA 8704
 arena arena1 CPU 4096
 place t0 arena0 0

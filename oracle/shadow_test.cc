@@ -10,6 +10,7 @@
 
 #include "planner/plan.h"
 #include "planner/text.h"
+#include "tests/spec_example.h"
 
 namespace planck::oracle {
 namespace {
@@ -41,25 +42,10 @@ Error run_error(std::string_view schedule_text, std::string_view plan_text, Shad
   return r.ok() ? Error{} : r.error();
 }
 
-// The example of SPEC section 2, with the plan the reference planner makes:
-// t0 [0, 4096), t1 [4160, 8256) (phase 64), f [8448, 8704); h alone on the CPU.
-constexpr std::string_view kExample = R"(schedule v1
-param  x  CUDA float32 4096
-buffer w  CUDA float32 4096 held
-buffer t0 CUDA float32 4096
-buffer t1 CUDA float32 4096 phase=64
-buffer f  CUDA bool 256
-buffer h  CPU  float32 4096
-kernel matmul t0 x w
-loop flag=f {
-  kernel relu t1 t0
-  kernel step t0 shrink(t1, 0, 1024) f
-}
-copy h bitcast(t0, float32)
-)";
+using testing::kSpecExample;
 
 TEST(Shadow, ValidPlanOfTheSpecExampleRunsClean) {
-  ShadowRun r = run(kExample, R"(plan v1
+  ShadowRun r = run(kSpecExample, R"(plan v1
 arena arena0 CUDA 8704
 arena arena1 CPU 4096
 place t0 arena0 0

@@ -30,7 +30,6 @@ struct Field {
   int col = 0;  // 1-based
 };
 
-// The 1-based column of a 0-based offset, saturated: positions only appear in messages.
 
 class CsvParser {
  public:

@@ -1,4 +1,5 @@
 #include "planner/text.h"
+#include "tests/spec_example.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -18,21 +19,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// The example of SPEC section 2.
-constexpr std::string_view kSpecExample = R"(schedule v1
-param  x  CUDA float32 4096
-buffer w  CUDA float32 4096 held
-buffer t0 CUDA float32 4096
-buffer t1 CUDA float32 4096 phase=64
-buffer f  CUDA bool 256
-buffer h  CPU  float32 4096
-kernel matmul t0 x w
-loop flag=f {
-  kernel relu t1 t0
-  kernel step t0 shrink(t1, 0, 1024) f
-}
-copy h bitcast(t0, float32)
-)";
+using testing::kSpecExample;
 
 Schedule parse_ok(std::string_view text) {
   Result<Schedule> r = parse_schedule(text, "t.sched");
