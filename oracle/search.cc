@@ -140,8 +140,8 @@ struct PlacementSearch::Impl {
   bool fill_candidates(Frame& f);
   void place(std::size_t frame, const Candidate& c);
   bool sections_fit(const Frame& f, std::int64_t at) const;
-  bool advance(std::size_t frame, const Candidate& c, const Order& order, bool& found);
-  bool solved(std::int32_t partition, bool& found);
+  bool advance(std::size_t frame, const Candidate& c, const Order& order);
+  bool solved(std::int32_t partition);
   bool retreat();
 };
 
@@ -375,10 +375,8 @@ bool PlacementSearch::Impl::sections_fit(const Frame& f, std::int64_t at) const 
 
 // After the choice c at `frame` passed the checks: go one level deeper, into
 // the same partition or into the first of the partitions the choice splits it
-// into. Sets `found` when that solves the whole part. Returns false only when
-// the search is over.
-bool PlacementSearch::Impl::advance(std::size_t frame, const Candidate& c, const Order& order,
-                                    bool& found) {
+// into. Returns true when that leaves nothing to place: the part is solved.
+bool PlacementSearch::Impl::advance(std::size_t frame, const Candidate& c, const Order& order) {
   const std::int32_t partition = frames[frame].partition;
   std::vector<std::int32_t> cutpoints;
   if (switches.dynamic_decomposition) {
@@ -394,9 +392,9 @@ bool PlacementSearch::Impl::advance(std::size_t frame, const Candidate& c, const
     next.partition = partition;
     next.last_offset = c.offset;
     next.last_rank = c.rank;
-    if (fill_candidates(next)) return true;
+    if (fill_candidates(next)) return false;
     frames.pop_back();
-    return solved(partition, found);
+    return solved(partition);
   }
   const std::size_t first_new = partitions.size();
   std::int32_t lo = partitions[partition].section_lo;
@@ -415,25 +413,23 @@ bool PlacementSearch::Impl::advance(std::size_t frame, const Candidate& c, const
     if (sub.items.empty()) continue;
     add_partition(std::move(sub), order);
   }
-  if (partitions.size() == first_new) return solved(partition, found);
+  if (partitions.size() == first_new) return solved(partition);
   open(static_cast<std::int32_t>(first_new));
-  return true;
+  return false;
 }
 
 // The partition has no unplaced item left: go on to its next sibling, or, when
-// it was the last, its owner's partition is solved too.
-bool PlacementSearch::Impl::solved(std::int32_t partition, bool& found) {
+// it was the last, its owner's partition is solved too. Returns true when
+// that solves the part.
+bool PlacementSearch::Impl::solved(std::int32_t partition) {
   std::int32_t p = partition;
   while (true) {
     const std::int64_t owner = partitions[p].owner;
     if (static_cast<std::size_t>(p) + 1 < partitions.size() && partitions[p + 1].owner == owner) {
       open(p + 1);
-      return true;
-    }
-    if (owner < 0) {
-      found = true;
       return false;
     }
+    if (owner < 0) return true;
     p = frames[owner].partition;
   }
 }
@@ -512,8 +508,7 @@ Attempt PlacementSearch::Impl::attempt(const Order& order, std::int64_t node_lim
     const Candidate c = f.candidates[f.next++];
     place(top, c);
     if (!sections_fit(frames[top], c.offset)) continue;
-    bool found = false;
-    if (!advance(top, c, order, found)) return found ? Attempt::Found : Attempt::Infeasible;
+    if (advance(top, c, order)) return Attempt::Found;
   }
 }
 

@@ -51,6 +51,7 @@ struct SearchSwitches {
   bool round_robin = true;          // several static orders under doubling node limits
 };
 
+// Counts over every fit() since construction.
 struct SearchStats {
   std::int64_t nodes = 0;       // placements tried
   std::int64_t backtracks = 0;  // nodes whose every child failed
