@@ -4,7 +4,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 
 #include "tests/run_command.h"
@@ -19,22 +18,7 @@ using planck::testing::CommandResult;
 constexpr const char* kTricky =
     "id,lower,upper,size\n0,0,1,3\n1,0,3,1\n2,4,5,3\n3,2,5,1\n4,1,2,2\n5,3,4,2\n6,1,4,1\n";
 
-class OracleCommand : public ::testing::Test {
- protected:
-  void SetUp() override { dir_ = planck::testing::temp_dir(); }
-  void TearDown() override {
-    if (!dir_.empty()) std::filesystem::remove_all(dir_);
-  }
-  std::string write(const std::string& name, const std::string& text) {
-    const std::string path = dir_ + "/" + name;
-    planck::testing::write_text(path, text);
-    return path;
-  }
-  CommandResult planck(const std::string& args) {
-    return planck::testing::run_command(planck::testing::planck_bin() + " " + args);
-  }
-  std::string dir_;
-};
+using OracleCommand = planck::testing::PlanckCommandTest;
 
 TEST_F(OracleCommand, ProvesTheLeastArenaOfACsvAndSaysWhoFoundEachBound) {
   const CommandResult r = planck("oracle " + write("t.csv", kTricky));

@@ -3,8 +3,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <string>
 
 #include "tests/run_command.h"
@@ -31,24 +29,7 @@ constexpr const char* kValid = "plan v1\narena arena0 CPU 2304\nplace t arena0 0
 constexpr const char* kShared = "plan v1\narena arena0 CPU 1280\nplace t arena0 0\nplace s arena0 0\n"
                                 "place f arena0 1024\n";
 
-class RunCommand : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = planck::testing::temp_dir();
-  }
-  void TearDown() override {
-    if (!dir_.empty()) std::filesystem::remove_all(dir_);
-  }
-  std::string write(const std::string& name, const std::string& text) {
-    const std::string path = dir_ + "/" + name;
-    planck::testing::write_text(path, text);
-    return path;
-  }
-  CommandResult planck(const std::string& args) {
-    return planck::testing::run_command(planck::testing::planck_bin() + " " + args);
-  }
-  std::string dir_;
-};
+using RunCommand = planck::testing::PlanckCommandTest;
 
 TEST_F(RunCommand, AValidPlanRunsCleanAndExitsZero) {
   const CommandResult r = planck("run " + write("l.sched", kLoop) + " " + write("v.plan", kValid));

@@ -13,9 +13,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 using testing::CommandResult;
-using testing::planck_bin;
 using testing::read_text;
-using testing::run_command;
 using testing::write_text;
 
 constexpr const char* kReuse = R"(schedule v1
@@ -31,20 +29,13 @@ kernel k2 c b
 // a at 0 and b at 1024; a is free from entry 2, where c takes its block.
 constexpr const char* kReusePlan = "plan v1\narena arena0 CPU 2048\nplace a arena0 0\nplace b arena0 1024\nplace c arena0 0\n";
 
-class Cli : public ::testing::Test {
+class Cli : public testing::PlanckCommandTest {
  protected:
   void SetUp() override {
-    dir_ = testing::temp_dir();
-    sched_ = dir_ + "/reuse.sched";
-    write_text(sched_, kReuse);
-  }
-  void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
-
-  CommandResult planck(const std::string& args, const std::string& env = "") {
-    return run_command(env + " " + planck_bin() + " " + args);
+    PlanckCommandTest::SetUp();
+    sched_ = write("reuse.sched", kReuse);
   }
 
-  std::string dir_;
   std::string sched_;
 };
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -43,8 +44,24 @@ CommandResult run_command(const std::string& command) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = read_text(out);
   r.err = read_text(err);
-  std::system(("rm -rf " + dir).c_str());
+  std::filesystem::remove_all(dir);
   return r;
+}
+
+void PlanckCommandTest::SetUp() { dir_ = temp_dir(); }
+
+void PlanckCommandTest::TearDown() {
+  if (!dir_.empty()) std::filesystem::remove_all(dir_);
+}
+
+std::string PlanckCommandTest::write(const std::string& name, const std::string& text) {
+  const std::string path = dir_ + "/" + name;
+  write_text(path, text);
+  return path;
+}
+
+CommandResult PlanckCommandTest::planck(const std::string& args, const std::string& env) {
+  return run_command(env + " " + planck_bin() + " " + args);
 }
 
 }  // namespace planck::testing
