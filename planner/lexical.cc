@@ -8,8 +8,19 @@ namespace planck {
 
 std::string quoted(std::string_view word) {
   constexpr std::size_t kShown = 40;
-  if (word.size() <= kShown) return fmt::format("`{}`", word);
-  return fmt::format("`{}...`", word.substr(0, kShown));
+  std::string out = "`";
+  for (char c : word.substr(0, kShown)) {
+    const auto byte = static_cast<unsigned char>(c);
+    // Bytes outside printable ASCII are shown as escapes, so that a message
+    // about binary input is still readable text.
+    if (byte < 0x20 || byte >= 0x7f) {
+      out += fmt::format("\\x{:02x}", byte);
+    } else {
+      out += c;
+    }
+  }
+  out += word.size() > kShown ? "...`" : "`";
+  return out;
 }
 
 int one_based(std::size_t offset) { return offset < INT_MAX ? static_cast<int>(offset) + 1 : INT_MAX; }

@@ -11,7 +11,8 @@
 namespace planck {
 
 // A word for a message, in backquotes, cut to 40 characters so that a huge
-// token does not make a huge message.
+// token does not make a huge message; bytes outside printable ASCII are
+// written as \xNN.
 std::string quoted(std::string_view word);
 
 // The 1-based line or column of a 0-based count, saturated: positions only

@@ -306,6 +306,12 @@ TEST(TextErrorMessage, AFortyDigitNumberIsTooLargeNotAnOverflow) {
   EXPECT_EQ(e.message(), "t.sched:2:19: size at or above 2^62: `1234567890123456789012345678901234567890`");
 }
 
+TEST(TextErrorMessage, BytesOutsidePrintableAsciiAreEscapedInTheMessage) {
+  Error e = parse_error("schedule v1\nbuffer a CPU \xff\xfeint8 256\n");
+  EXPECT_EQ(e.message(), "t.sched:2:14: unknown dtype `\\xff\\xfeint8` (expected bool, int8, uint8, int16, "
+                         "uint16, float16, bfloat16, int32, uint32, float32, int64, uint64 or float64)");
+}
+
 TEST(TextErrorMessage, AHugeTokenIsCutShortInTheMessage) {
   Error e = parse_error("schedule v1\nkernel k " + std::string(100000, 'x') + "\n");
   EXPECT_EQ(e.where, "t.sched:2:10");
