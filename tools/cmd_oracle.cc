@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <map>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -9,6 +10,7 @@
 #include "oracle/optimum.h"
 #include "oracle/optimum_input.h"
 #include "planner/intervals.h"
+#include "planner/planner.h"
 #include "tools/commands.h"
 
 namespace planck::cli {
@@ -75,17 +77,60 @@ int run_csv(const OracleArgs& args, std::chrono::steady_clock::time_point start)
   return r->status == oracle::OptimumStatus::Infeasible ? kExitFound : kExitOk;
 }
 
+// The best of the heuristic planners' placements of one device, in the
+// oracle's units, as its starting upper bound; nullopt when none planned it.
+// The oracle checks it with its own checker before using it, so a planner's
+// invalid plan shows up as an error here too.
+struct Incumbent {
+  std::string planner;
+  oracle::Offsets offsets;
+  Bytes arena = 0;  // in units
+};
+
+std::optional<Incumbent> best_heuristic(const std::vector<std::pair<std::string, Plan>>& plans,
+                                        const oracle::DevicePacking& d) {
+  std::optional<Incumbent> best;
+  for (const auto& [name, plan] : plans) {
+    std::map<std::string, Bytes> place;
+    for (const Placement& pl : plan.placements) place[pl.buffer] = pl.place;
+    Incumbent c{name, {}, 0};
+    bool complete = true;
+    for (std::size_t k = 0; k < d.problem.items.size() && complete; ++k) {
+      auto it = place.find(d.problem.items[k].name);
+      complete = it != place.end() && it->second % kPlaceAlign == 0;
+      if (!complete) break;
+      // An item of no bytes takes no room anywhere; the oracle keeps those at 0.
+      const Bytes units = d.problem.items[k].size == 0 ? 0 : it->second / kPlaceAlign;
+      c.offsets.push_back(units);
+      auto end = checked_add(units, d.problem.items[k].size);
+      complete = end.has_value();
+      if (complete) c.arena = std::max(c.arena, *end);
+    }
+    if (complete && (!best || c.arena < best->arena)) best = std::move(c);
+  }
+  return best;
+}
+
 int run_schedule(const OracleArgs& args, std::chrono::steady_clock::time_point start) {
   const Schedule s = load_schedule(args.file);
   auto devices = oracle::schedule_packings(s);
   if (!devices) throw Exit{kExitBadInput, devices.error().message()};
   if (devices->empty()) fmt::print("nothing planned\n");
+  std::vector<std::pair<std::string, Plan>> plans;
+  for (const std::string& name : {"tlsf", "greedy", "bysize", "naive"}) {
+    auto plan = make_planner(name)->plan(s);
+    if (plan) plans.emplace_back(name, std::move(plan).value());
+  }
   std::vector<oracle::Offsets> offsets;
   std::vector<Bytes> arenas;
   bool infeasible = false;
   for (const oracle::DevicePacking& d : *devices) {
-    auto r = oracle::solve_optimum(d.problem, options_for(args, start, kPlaceAlign));
+    oracle::OptimumOptions options = options_for(args, start, kPlaceAlign);
+    const std::optional<Incumbent> incumbent = best_heuristic(plans, d);
+    if (incumbent) options.incumbent = incumbent->offsets;
+    auto r = oracle::solve_optimum(d.problem, options);
     if (!r) throw Exit{kExitBadInput, fmt::format("{}: device {}: {}", args.file, d.device, r.error().message())};
+    if (incumbent && r->upper_bound_by == "incumbent") r->upper_bound_by = "planner " + incumbent->planner;
     print_answer(d.device, d.buffers.size(), *r, kPlaceAlign);
     infeasible = infeasible || r->status == oracle::OptimumStatus::Infeasible;
     offsets.push_back(r->offsets);
