@@ -16,6 +16,7 @@
 #include "oracle/lifetimes.h"
 #include "planner/plan.h"
 #include "planner/text.h"
+#include "tests/parsed.h"
 #include "tests/spec_example.h"
 
 namespace planck::oracle {
@@ -26,17 +27,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-Schedule sched(std::string_view text) {
-  Result<Schedule> s = parse_schedule(text, "test.sched");
-  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message());
-  return s.ok() ? *s : Schedule{};
-}
-
-Plan plan(std::string_view text) {
-  Result<Plan> p = parse_plan(text, "test.plan");
-  EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message());
-  return p.ok() ? *p : Plan{};
-}
+using testing::plan;
+using testing::sched;
 
 // Both checkers, which must agree exactly wherever at most one pair overlaps.
 std::vector<Violation> check(std::string_view schedule_text, std::string_view plan_text) {

@@ -10,6 +10,7 @@
 
 #include "planner/plan.h"
 #include "planner/text.h"
+#include "tests/parsed.h"
 #include "tests/spec_example.h"
 
 namespace planck::oracle {
@@ -18,17 +19,8 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-Schedule sched(std::string_view text) {
-  Result<Schedule> s = parse_schedule(text, "test.sched");
-  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message());
-  return s.ok() ? *s : Schedule{};
-}
-
-Plan plan(std::string_view text) {
-  Result<Plan> p = parse_plan(text, "test.plan");
-  EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message());
-  return p.ok() ? *p : Plan{};
-}
+using testing::plan;
+using testing::sched;
 
 ShadowRun run(std::string_view schedule_text, std::string_view plan_text, std::uint64_t iterations = 2) {
   Result<ShadowRun> r = run_shadow(sched(schedule_text), plan(plan_text), {.iterations = iterations});
