@@ -6,7 +6,7 @@
 #include "bench/synthetic.h"
 #include "oracle/checker.h"
 #include "planner/planner.h"
-#include "planner/text.h"
+#include "model/text.h"
 
 namespace planck::bench {
 namespace {

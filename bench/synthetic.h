@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "planner/schedule.h"
+#include "model/schedule.h"
 
 namespace planck::bench {
 

@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "oracle/checker.h"
-#include "planner/plan.h"
-#include "planner/text.h"
+#include "model/plan.h"
+#include "model/text.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "oracle/checker.h"
 #include "planner/planner.h"
 #include "planner/rewrite.h"
-#include "planner/text.h"
+#include "model/text.h"
 
 namespace {
 

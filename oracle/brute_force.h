@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "oracle/optimum_problem.h"
-#include "planner/result.h"
+#include "model/result.h"
 
 namespace planck::oracle {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "planner/plan.h"
-#include "planner/schedule.h"
+#include "model/plan.h"
+#include "model/schedule.h"
 
 namespace planck::oracle {
 

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "oracle/lifetimes.h"
-#include "planner/plan.h"
-#include "planner/text.h"
+#include "model/plan.h"
+#include "model/text.h"
 #include "tests/parsed.h"
 #include "tests/spec_example.h"
 

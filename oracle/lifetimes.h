@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "planner/schedule.h"
+#include "model/schedule.h"
 
 namespace planck::oracle {
 

@@ -29,7 +29,7 @@
 #include "oracle/optimum_problem.h"
 #include "oracle/search.h"
 #include "oracle/z3_packing.h"
-#include "planner/result.h"
+#include "model/result.h"
 
 namespace planck::oracle {
 

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "oracle/optimum_problem.h"
-#include "planner/intervals.h"
-#include "planner/plan.h"
-#include "planner/result.h"
-#include "planner/schedule.h"
+#include "model/intervals.h"
+#include "model/plan.h"
+#include "model/result.h"
+#include "model/schedule.h"
 
 namespace planck::oracle {
 

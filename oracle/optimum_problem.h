@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "planner/result.h"
-#include "planner/schedule.h"
+#include "model/result.h"
+#include "model/schedule.h"
 
 namespace planck::oracle {
 

@@ -11,8 +11,8 @@
 #include "oracle/checker.h"
 #include "oracle/optimum_input.h"
 #include "oracle/optimum_test_util.h"
-#include "planner/intervals.h"
-#include "planner/text.h"
+#include "model/intervals.h"
+#include "model/text.h"
 
 namespace planck::oracle {
 namespace {

@@ -25,9 +25,9 @@
 #include <string>
 #include <vector>
 
-#include "planner/plan.h"
-#include "planner/result.h"
-#include "planner/schedule.h"
+#include "model/plan.h"
+#include "model/result.h"
+#include "model/schedule.h"
 
 namespace planck::oracle {
 

@@ -14,8 +14,8 @@
 
 #include "oracle/checker.h"
 #include "oracle/shadow.h"
-#include "planner/plan.h"
-#include "planner/text.h"
+#include "model/plan.h"
+#include "model/text.h"
 
 namespace planck::oracle {
 namespace {

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "planner/plan.h"
-#include "planner/text.h"
+#include "model/plan.h"
+#include "model/text.h"
 #include "tests/parsed.h"
 #include "tests/spec_example.h"
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "planner/result.h"
+#include "model/result.h"
 
 namespace planck::oracle::tlsf_lemma {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "planner/planner.h"
-#include "planner/text.h"
+#include "model/text.h"
 
 namespace planck {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "planner/schedule.h"
+#include "model/schedule.h"
 
 namespace planck {
 

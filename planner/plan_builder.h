@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "planner/lifetimes.h"
-#include "planner/plan.h"
-#include "planner/result.h"
-#include "planner/schedule.h"
+#include "model/plan.h"
+#include "model/result.h"
+#include "model/schedule.h"
 
 namespace planck {
 

@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "planner/plan.h"
-#include "planner/result.h"
-#include "planner/schedule.h"
+#include "model/plan.h"
+#include "model/result.h"
+#include "model/schedule.h"
 
 namespace planck {
 

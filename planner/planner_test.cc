@@ -9,7 +9,7 @@
 #include <map>
 
 #include "planner/lifetimes.h"
-#include "planner/text.h"
+#include "model/text.h"
 
 namespace planck {
 namespace {

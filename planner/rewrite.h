@@ -2,9 +2,9 @@
 // Rule 8 of SPEC section 3: the schedule with its planned buffers replaced
 // by views of their arenas.
 
-#include "planner/plan.h"
-#include "planner/result.h"
-#include "planner/schedule.h"
+#include "model/plan.h"
+#include "model/result.h"
+#include "model/schedule.h"
 
 namespace planck {
 

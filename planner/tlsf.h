@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "planner/result.h"
-#include "planner/schedule.h"
+#include "model/result.h"
+#include "model/schedule.h"
 
 namespace planck {
 

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "planner/planner.h"
-#include "planner/text.h"
+#include "model/text.h"
 #include "properties/generators.h"
 #include "properties/harness.h"
 #include "properties/plan_properties.h"

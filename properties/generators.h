@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "planner/schedule.h"
+#include "model/schedule.h"
 #include "properties/show.h"
 
 namespace planck::props {

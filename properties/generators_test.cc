@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "planner/text.h"
+#include "model/text.h"
 #include "properties/harness.h"
 #include "properties/reference_model.h"
 #include "properties/show.h"

@@ -16,7 +16,7 @@
 #include <sstream>
 #include <string>
 
-#include "planner/text.h"
+#include "model/text.h"
 #include "properties/generators.h"
 #include "properties/show.h"
 

@@ -14,7 +14,7 @@
 #include "oracle/optimum_input.h"
 #include "oracle/shadow.h"
 #include "planner/rewrite.h"
-#include "planner/text.h"
+#include "model/text.h"
 #include "properties/generators.h"
 #include "properties/reference_model.h"
 

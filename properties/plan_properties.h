@@ -11,7 +11,7 @@
 #include <rapidcheck.h>
 
 #include "planner/planner.h"
-#include "planner/schedule.h"
+#include "model/schedule.h"
 #include "properties/show.h"
 
 namespace planck::props {

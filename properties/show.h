@@ -9,9 +9,9 @@
 
 #include <ostream>
 
-#include "planner/plan.h"
-#include "planner/schedule.h"
-#include "planner/text.h"
+#include "model/plan.h"
+#include "model/schedule.h"
+#include "model/text.h"
 
 namespace planck {
 

@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "planner/text.h"
+#include "model/text.h"
 #include "tests/run_command.h"
 
 namespace planck {

@@ -11,7 +11,7 @@
 #include "oracle/checker.h"
 #include "oracle/shadow.h"
 #include "planner/planner.h"
-#include "planner/text.h"
+#include "model/text.h"
 #include "tests/run_command.h"
 
 namespace planck {

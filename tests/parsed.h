@@ -6,8 +6,8 @@
 
 #include <string_view>
 
-#include "planner/plan.h"
-#include "planner/text.h"
+#include "model/plan.h"
+#include "model/text.h"
 
 namespace planck::testing {
 

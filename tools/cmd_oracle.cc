@@ -9,7 +9,7 @@
 
 #include "oracle/optimum.h"
 #include "oracle/optimum_input.h"
-#include "planner/intervals.h"
+#include "model/intervals.h"
 #include "planner/planner.h"
 #include "tools/commands.h"
 

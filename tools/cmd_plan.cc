@@ -5,7 +5,7 @@
 
 #include "planner/planner.h"
 #include "planner/rewrite.h"
-#include "planner/text.h"
+#include "model/text.h"
 #include "tools/commands.h"
 
 namespace planck::cli {

@@ -7,8 +7,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "planner/plan.h"
-#include "planner/schedule.h"
+#include "model/plan.h"
+#include "model/schedule.h"
 
 namespace planck::cli {
 

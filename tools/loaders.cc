@@ -2,7 +2,7 @@
 #include <climits>
 #include <cstdlib>
 
-#include "planner/text.h"
+#include "model/text.h"
 #include "tools/commands.h"
 
 namespace planck::cli {

@@ -1,4 +1,4 @@
-#include "planner/schedule.h"
+#include "model/schedule.h"
 
 #include <array>
 

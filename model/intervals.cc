@@ -1,4 +1,4 @@
-#include "planner/intervals.h"
+#include "model/intervals.h"
 
 #include <climits>
 #include <cstddef>
@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "planner/lexical.h"
+#include "model/lexical.h"
 
-#include "planner/text.h"
+#include "model/text.h"
 
 namespace planck {
 namespace {

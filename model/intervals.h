@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "planner/result.h"
-#include "planner/schedule.h"
+#include "model/result.h"
+#include "model/schedule.h"
 
 namespace planck {
 

@@ -1,4 +1,4 @@
-#include "planner/lexical.h"
+#include "model/lexical.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "planner/text.h"
+#include "model/text.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -19,7 +19,7 @@
 
 #include <fmt/format.h>
 
-#include "planner/lexical.h"
+#include "model/lexical.h"
 
 namespace planck {
 namespace {

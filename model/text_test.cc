@@ -1,4 +1,4 @@
-#include "planner/text.h"
+#include "model/text.h"
 #include "tests/spec_example.h"
 
 #include <gmock/gmock.h>

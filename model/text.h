@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "planner/result.h"
-#include "planner/schedule.h"
+#include "model/result.h"
+#include "model/schedule.h"
 
 namespace planck {
 

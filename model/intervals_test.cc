@@ -1,4 +1,4 @@
-#include "planner/intervals.h"
+#include "model/intervals.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "planner/text.h"
+#include "model/text.h"
 
 namespace planck {
 namespace {
