@@ -11,6 +11,10 @@ namespace planck {
 struct Error {
   std::string where;  // "FILE:LINE:COL", "FILE", or empty
   std::string what;
+  // Empty for bad input. A planner's own failure names its kind (SPEC
+  // section 9): "planner-exit", "planner-signal", "planner-timeout",
+  // "planner-output", or "planner-error" for one the planner reported itself.
+  std::string kind;
 
   std::string message() const { return where.empty() ? what : where + ": " + what; }
 };
@@ -32,7 +36,8 @@ class [[nodiscard]] Result {
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
 
-  const Error& error() const { return std::get<1>(v_); }
+  const Error& error() const& { return std::get<1>(v_); }
+  Error&& error() && { return std::get<1>(std::move(v_)); }
 
  private:
   std::variant<T, Error> v_;
@@ -43,3 +48,21 @@ struct Ok {};
 using Status = Result<Ok>;
 
 }  // namespace planck
+
+// Propagation of errors, in a function that returns a Result or a Status:
+//   PLANCK_TRY(expr);              returns expr's error if it failed
+//   PLANCK_ASSIGN(lhs, expr);      the same, else lhs = expr's value, where
+//                                  lhs is a declaration (`auto x`) or a name
+#define PLANCK_TRY(expr)                                  \
+  do {                                                    \
+    if (auto planck_try_ = (expr); !planck_try_) {        \
+      return std::move(planck_try_).error();              \
+    }                                                     \
+  } while (false)
+#define PLANCK_ASSIGN(lhs, expr) PLANCK_ASSIGN_(PLANCK_CONCAT_(planck_assign_, __LINE__), lhs, expr)
+#define PLANCK_CONCAT_(a, b) PLANCK_CONCAT2_(a, b)
+#define PLANCK_CONCAT2_(a, b) a##b
+#define PLANCK_ASSIGN_(tmp, lhs, expr)   \
+  auto tmp = (expr);                     \
+  if (!tmp) return std::move(tmp).error(); \
+  lhs = std::move(tmp).value()
