@@ -1,5 +1,7 @@
 #include "model/schedule.h"
 
+#include <fmt/format.h>
+
 #include <array>
 
 namespace planck {
@@ -69,6 +71,23 @@ std::optional<Bytes> checked_round_up(Bytes x, Bytes align) {
   Bytes rem = x % align;
   if (rem == 0) return x;
   return checked_add(x, align - rem);
+}
+
+}  // namespace planck
+
+namespace planck {
+
+Error overflow_error(const Storage& s, std::string_view what) {
+  return Error{"", fmt::format("byte count overflow at buffer {} ({}): {}", s.name,
+                               s.pos.line ? fmt::format("line {}", s.pos.line) : "generated",
+                               what)};
+}
+
+Result<Bytes> rounded_size(const Storage& s) {
+  auto sum = checked_add(s.phase, s.bytes);
+  if (sum) sum = checked_round_up(*sum, kPlaceAlign);
+  if (!sum) return overflow_error(s, "phase + bytes rounded up to 256");
+  return *sum;
 }
 
 }  // namespace planck

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/result.h"
+
 namespace planck {
 
 // A count of bytes. Every size, phase, shrink bound and place in an input is
@@ -89,6 +91,13 @@ struct Schedule {
 
   std::optional<StorageId> find(std::string_view name) const;
 };
+
+// The error for a byte count of s that would pass 2^64, naming s.
+Error overflow_error(const Storage& s, std::string_view what);
+
+// SPEC section 3, rule 4: the bytes a planned buffer is given,
+// round_up(phase + bytes, 256), or an error naming it on overflow.
+Result<Bytes> rounded_size(const Storage& s);
 
 // a + b, or nullopt when the sum would pass the largest Bytes.
 std::optional<Bytes> checked_add(Bytes a, Bytes b);

@@ -193,7 +193,7 @@ std::optional<Placed> judge_in_arena(const Schedule& s, const Plan& p, std::size
                        fmt::format("{} is placed{} at {}, not a multiple of {}", buffer.name,
                                    at_plan_line(pl.pos), pl.place, kPlaceAlign)));
   }
-  const std::optional<Bytes> rounded = rounded_size(buffer);
+  const Result<Bytes> rounded = rounded_size(buffer);
   const std::optional<Bytes> end = rounded ? checked_add(pl.place, *rounded) : std::nullopt;
   if (!end) {
     out.push_back(make(Rule::OutsideArena, {buffer.name}, {arena.name},

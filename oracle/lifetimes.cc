@@ -66,10 +66,4 @@ std::vector<Lifetime> planned_buffers(const Schedule& s) {
   return planned;
 }
 
-std::optional<Bytes> rounded_size(const Storage& s) {
-  std::optional<Bytes> end = checked_add(s.phase, s.bytes);
-  if (!end) return std::nullopt;
-  return checked_round_up(*end, kPlaceAlign);
-}
-
 }  // namespace planck::oracle

@@ -1,8 +1,8 @@
 #pragma once
-// The oracle's own reading of SPEC section 3, rules 1 to 4: what each
-// top-level entry takes, what is planned, how long it lives and how many
-// bytes it is given. Written apart from planner/lifetimes.h on purpose: a
-// bug there must not hide itself from the oracles.
+// The oracle's own reading of SPEC section 3, rules 1 to 3: what each
+// top-level entry takes, what is planned and how long it lives. Written
+// apart from planner/lifetimes.h on purpose: a bug there must not hide
+// itself from the oracles. Rule 4 is model/schedule.h's rounded_size.
 
 #include <cstddef>
 #include <optional>
@@ -31,8 +31,5 @@ bool plannable(const Storage& s);
 
 // Rule 2: the taken storage that is plannable, in order of first appearance.
 std::vector<Lifetime> planned_buffers(const Schedule& s);
-
-// Rule 4: round_up(phase + bytes, 256), or nullopt when that overflows.
-std::optional<Bytes> rounded_size(const Storage& s);
 
 }  // namespace planck::oracle

@@ -53,7 +53,7 @@ Result<std::vector<DevicePacking>> schedule_packings(const Schedule& s) {
   std::vector<DevicePacking> devices;
   for (const Lifetime& life : planned_buffers(s)) {
     const Storage& st = s.storage[life.storage];
-    const std::optional<Bytes> rounded = rounded_size(st);
+    const Result<Bytes> rounded = rounded_size(st);
     if (!rounded) {
       return Error{fmt::format("{}:{}:{}", s.source, st.pos.line, st.pos.col),
                    fmt::format("buffer {}: phase {} + {} bytes, rounded up to {}, overflows",

@@ -10,12 +10,6 @@
 
 namespace planck {
 
-Error overflow_error(const Storage& s, std::string_view what) {
-  return Error{"", fmt::format("byte count overflow at buffer {} ({}): {}", s.name,
-                               s.pos.line ? fmt::format("line {}", s.pos.line) : "generated",
-                               what)};
-}
-
 Result<std::vector<Bytes>> rounded_sizes(const Schedule& s, const std::vector<Lifetime>& lives) {
   std::vector<Bytes> out;
   out.reserve(lives.size());

@@ -15,9 +15,6 @@
 
 namespace planck {
 
-// The error for a byte count that would pass 2^64, naming the buffer.
-Error overflow_error(const Storage& s, std::string_view what);
-
 // Rule 4 for each planned buffer, parallel to lives.
 Result<std::vector<Bytes>> rounded_sizes(const Schedule& s, const std::vector<Lifetime>& lives);
 

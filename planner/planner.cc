@@ -118,13 +118,6 @@ std::unique_ptr<Planner> make_planner(std::string_view name) {
 
 std::vector<std::string> planner_names() { return {"tlsf", "greedy", "bysize", "naive", "best"}; }
 
-Result<Bytes> rounded_size(const Storage& s) {
-  auto sum = checked_add(s.phase, s.bytes);
-  if (sum) sum = checked_round_up(*sum, kPlaceAlign);
-  if (!sum) return overflow_error(s, "phase + bytes rounded up to 256");
-  return *sum;
-}
-
 Result<std::vector<DeviceLoad>> device_loads(const Schedule& s) {
   std::vector<DeviceLoad> out;
   // Per device, the change of live bytes at each entry: +rounded at first,

@@ -24,9 +24,6 @@ class Planner {
 std::unique_ptr<Planner> make_planner(std::string_view name);
 std::vector<std::string> planner_names();
 
-// Rule 4: round_up(phase + bytes, 256), or an error naming the buffer on overflow.
-Result<Bytes> rounded_size(const Storage& s);
-
 // Per device, in order of first appearance: its planned buffers and the
 // peak over entries of the rounded bytes alive at once, a lower bound on
 // any plan's arena for it.
