@@ -3,16 +3,22 @@
 
 #include <benchmark/benchmark.h>
 
-#include "bench/synthetic.h"
+#include "model/text.h"
 #include "oracle/checker.h"
 #include "planner/planner.h"
-#include "model/text.h"
+#include "properties/chain.h"
 
 namespace planck::bench {
 namespace {
 
+// A chain of `buffers` kernels (properties/chain.h), the same for every run.
+Schedule chain(std::int64_t buffers) {
+  gen::SeededChoices choices(1);
+  return gen::generate_chain_schedule(choices, gen::ChainOptions{.buffers = static_cast<std::size_t>(buffers)});
+}
+
 void BM_PlanTlsf(benchmark::State& state) {
-  const Schedule s = synthetic_schedule(static_cast<std::size_t>(state.range(0)), 1);
+  const Schedule s = chain(state.range(0));
   auto planner = make_planner("tlsf");
   for (auto _ : state) {
     auto plan = planner->plan(s);
@@ -24,7 +30,7 @@ void BM_PlanTlsf(benchmark::State& state) {
 BENCHMARK(BM_PlanTlsf)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 
 void BM_CheckPlan(benchmark::State& state) {
-  const Schedule s = synthetic_schedule(static_cast<std::size_t>(state.range(0)), 1);
+  const Schedule s = chain(state.range(0));
   const Plan plan = *make_planner("tlsf")->plan(s);
   for (auto _ : state) {
     auto violations = oracle::check_plan(s, plan);
@@ -36,7 +42,7 @@ void BM_CheckPlan(benchmark::State& state) {
 BENCHMARK(BM_CheckPlan)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 
 void BM_ParseSchedule(benchmark::State& state) {
-  const std::string text = print_schedule(synthetic_schedule(static_cast<std::size_t>(state.range(0)), 1));
+  const std::string text = print_schedule(chain(state.range(0)));
   for (auto _ : state) {
     auto s = parse_schedule(text, "synthetic.sched");
     if (!s) state.SkipWithError(s.error().message().c_str());

@@ -8,14 +8,17 @@
 
 #include <cstdint>
 #include <map>
-#include <random>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "planner/planner.h"
 #include "model/text.h"
+#include "planner/planner.h"
+#include "properties/choices.h"
+#include "properties/generate.h"
+#include "properties/schedule_parts.h"
 
 namespace planck {
 namespace {
@@ -417,69 +420,27 @@ TEST(HeuristicRegistry, EveryNameMakesThePlannerOfThatName) {
   }
 }
 
-// Random small schedules, built as structs with their lifetimes tracked
-// as they are built, apart from planner/lifetimes.
+// Random small schedules of every feature (properties/generate.h), with each
+// planned buffer's lifetime found here by rules 1 to 3 of SPEC section 3,
+// apart from planner/lifetimes.
 struct RandomCase {
   Schedule schedule;
   std::map<std::string, std::pair<std::size_t, std::size_t>> lives;  // planned buffer -> [first, last]
 };
 
-RandomCase random_case(std::mt19937_64& rng) {
-  auto pick = [&](std::uint64_t n) { return static_cast<std::size_t>(rng() % n); };
-  const char* const devices[] = {"CPU", "CUDA:0", "DISK:/d"};
-  RandomCase c;
-  Schedule& s = c.schedule;
-  const std::size_t storage_count = 1 + pick(10);
-  for (std::size_t i = 0; i < storage_count; ++i) {
-    Storage st;
-    st.name = "s" + std::to_string(i);
-    const std::size_t kind = pick(10);
-    st.kind = kind == 0 ? StorageKind::Param : kind == 1 ? StorageKind::Alloc : StorageKind::Buffer;
-    st.device = devices[pick(10) < 8 ? pick(2) : 2];
-    st.held = st.kind == StorageKind::Buffer && pick(8) == 0;
-    st.bytes = pick(4) == 0 ? 0 : pick(2048);
-    st.phase = st.kind == StorageKind::Buffer && pick(3) == 0 ? pick(256) : 0;
-    s.storage.push_back(st);
-  }
-  auto arg = [&]() {
-    Arg a;
-    a.storage = static_cast<StorageId>(pick(storage_count));
-    if (pick(4) != 0) return a;
-    Arg view;
-    view.kind = Arg::Kind::After;
-    view.base.push_back(a);
-    return view;
-  };
-  auto kernel = [&](std::set<StorageId>& taken) {
-    Entry k;
-    k.name = "k";
-    for (std::size_t n = 1 + pick(3); n > 0; --n) {
-      k.args.push_back(arg());
-      taken.insert(storage_of(k.args.back()));
-    }
-    return k;
-  };
-  const std::size_t entry_count = 1 + pick(10);
-  for (std::size_t e = 0; e < entry_count; ++e) {
-    std::set<StorageId> taken;
-    Entry entry;
-    if (pick(4) == 0) {
-      entry.kind = pick(2) == 0 ? Entry::Kind::Range : Entry::Kind::Loop;
-      for (std::size_t n = 1 + pick(3); n > 0; --n) entry.body.push_back(kernel(taken));
-      if (entry.kind == Entry::Kind::Loop) {
-        entry.flag.push_back(arg());
-        taken.insert(storage_of(entry.flag.back()));
-      }
-    } else {
-      entry = kernel(taken);
-    }
-    s.entries.push_back(std::move(entry));
-    for (StorageId id : taken) {
-      const Storage& st = s.storage[id];
-      if (st.kind != StorageKind::Buffer || st.held || st.device.starts_with("DISK")) continue;
+RandomCase random_case(gen::Choices& choices) {
+  gen::ScheduleOptions options;
+  options.max_storage = 10;
+  options.max_entries = 10;
+  RandomCase c{gen::generate_schedule(choices, options), {}};
+  const Schedule& s = c.schedule;
+  for (std::size_t e = 0; e < s.entries.size(); ++e) {
+    gen::for_each_arg(std::span(&s.entries[e], 1), [&](const Arg& a) {
+      const Storage& st = s.storage[storage_of(a)];
+      if (st.kind != StorageKind::Buffer || st.held || is_disk(st.device)) return;
       auto [it, fresh] = c.lives.try_emplace(st.name, e, e);
       it->second.second = e;
-    }
+    });
   }
   return c;
 }
@@ -535,9 +496,9 @@ void expect_valid(const RandomCase& c, const Plan& p, const std::string& context
 }
 
 TEST(HeuristicPlanners, EveryPlanOfRandomSchedulesKeepsBuffersAliveTogetherApart) {
-  std::mt19937_64 rng(20200308);
+  gen::SeededChoices choices(20200308);
   for (int n = 0; n < 200; ++n) {
-    const RandomCase c = random_case(rng);
+    const RandomCase c = random_case(choices);
     const std::string text = print_schedule(c.schedule);
     std::map<std::string, Plan> plans;
     for (const std::string& name : planner_names()) {

@@ -16,6 +16,7 @@
 #include "properties/generators.h"
 #include "properties/harness.h"
 #include "properties/plan_properties.h"
+#include "properties/schedule_parts.h"
 #include "properties/show.h"
 
 namespace planck::props {
@@ -63,17 +64,17 @@ TEST_P(BrokenPlannerIsCaught, WithACounterexampleOfAtMostFiveEntries) {
   const std::unique_ptr<Planner> reference = make_planner("tlsf");
   ASSERT_NE(reference, nullptr);
   for (std::uint64_t seed : kSeeds) {
-    const std::optional<Counterexample> found =
+    const std::optional<Failure> found =
         find_counterexample(planner_property(*broken, schedules(), guard.statement), seed, kCases);
     ASSERT_TRUE(found) << guard.property << " never failed on " << bug_name(guard.bug) << " (seed " << seed << ")";
     ASSERT_TRUE(found->schedule) << found->description;
     Result<Schedule> s = parse_schedule(*found->schedule, "counterexample");
     ASSERT_TRUE(s.ok()) << s.error().message();
-    EXPECT_LE(count_entries(*s), kMostEntries)
+    EXPECT_LE(gen::count_entries(*s), kMostEntries)
         << guard.property << " on " << bug_name(guard.bug) << ", seed " << seed << ":\n"
         << *found->schedule << found->description;
     // The reference planner passes where the broken one failed.
-    const std::optional<Counterexample> reference_fails =
+    const std::optional<Failure> reference_fails =
         find_counterexample([&] { guard.statement(*reference, *s); }, seed, 1);
     EXPECT_FALSE(reference_fails) << "the reference planner fails too:\n" << reference_fails->description;
   }

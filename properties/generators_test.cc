@@ -1,5 +1,6 @@
-// The schedule generators make valid schedules of every feature of SPEC
-// section 2, and their shrinker turns a failure into a small schedule.
+// The RapidCheck generators make valid schedules of every feature of SPEC
+// section 2, shrink through the shrinker's candidates, and so turn a failure
+// into a small schedule.
 
 #include "properties/generators.h"
 
@@ -13,15 +14,18 @@
 #include <vector>
 
 #include "model/text.h"
+#include "properties/features.h"
 #include "properties/harness.h"
 #include "properties/reference_model.h"
+#include "properties/schedule_parts.h"
 #include "properties/show.h"
+#include "properties/shrink.h"
 
 namespace planck::props {
 namespace {
 
 constexpr int kCases = 150;
-// Each case parses every shrink of a schedule: some hundreds.
+// Each case prints every shrink of a schedule: some hundreds.
 constexpr int kShrinkCases = 20;
 
 // Seeds for the shrinking tests: fixed, so that the tests do not flake.
@@ -33,82 +37,26 @@ Schedule parse_or_fail(const std::string& text) {
   return std::move(*s);
 }
 
-int view_depth(const Arg& a) {
-  int n = 0;
-  for (const Arg* v = &a; v->kind != Arg::Kind::Storage; v = &v->base.front()) ++n;
-  return n;
-}
-
-// What one schedule shows of the model's features.
-struct Features {
-  std::set<Dtype> dtypes;
-  std::set<int> device_counts;  // non-disk devices with storage
-  bool disk = false, held = false, alloc = false, param = false, phase = false, zero = false, huge = false;
-  bool unused = false, copy = false, range = false, flag_loop = false, flag_view = false, arena_name = false;
-  int view_depth = 0, loop_depth = 0;
-
-  void add(const Schedule& s) {
-    std::set<std::string> devices;
-    std::vector<bool> used(s.storage.size(), false);
-    for (const Storage& st : s.storage) {
-      dtypes.insert(st.dtype);
-      if (is_disk(st.device))
-        disk = true;
-      else
-        devices.insert(st.device);
-      held |= st.held;
-      alloc |= st.kind == StorageKind::Alloc;
-      param |= st.kind == StorageKind::Param;
-      phase |= st.phase != 0;
-      zero |= st.bytes == 0;
-      huge |= st.bytes >= (Bytes{1} << 61);
-      arena_name |= st.name.starts_with("arena");
-    }
-    device_counts.insert(static_cast<int>(devices.size()));
-    entries(s.entries, 0, used);
-    unused |= std::find(used.begin(), used.end(), false) != used.end();
-  }
-
-  void entries(const std::vector<Entry>& body, int depth, std::vector<bool>& used) {
-    loop_depth = std::max(loop_depth, depth);
-    for (const Entry& e : body) {
-      copy |= e.kind == Entry::Kind::Copy;
-      range |= e.kind == Entry::Kind::Range;
-      flag_loop |= e.kind == Entry::Kind::Loop;
-      for (const Arg& a : e.args) {
-        view_depth = std::max(view_depth, planck::props::view_depth(a));
-        used[storage_of(a)] = true;
-      }
-      for (const Arg& a : e.flag) {
-        flag_view |= a.kind != Arg::Kind::Storage;
-        used[storage_of(a)] = true;
-      }
-      entries(e.body, depth + (e.kind == Entry::Kind::Range || e.kind == Entry::Kind::Loop), used);
-    }
-  }
-};
+int view_depth(const Arg& a) { return static_cast<int>(gen::view_layers(a)); }
 
 TEST(Generators, CoverEveryFeatureOfTheScheduleModel) {
-  Features f;
-  const rc::Gen<Schedule> gen = schedules();
-  for (std::uint64_t k = 0; k < 600; ++k) f.add(gen(rc::Random(k), static_cast<int>(k % 101)).value());
-  EXPECT_EQ(f.dtypes.size(), static_cast<std::size_t>(kDtypeCount));
-  EXPECT_EQ(f.device_counts, (std::set<int>{0, 1, 2, 3}));
-  EXPECT_TRUE(f.disk);
-  EXPECT_TRUE(f.held);
-  EXPECT_TRUE(f.alloc);
-  EXPECT_TRUE(f.param);
-  EXPECT_TRUE(f.phase);
-  EXPECT_TRUE(f.zero);
-  EXPECT_TRUE(f.huge);
-  EXPECT_TRUE(f.unused);
-  EXPECT_TRUE(f.copy);
-  EXPECT_TRUE(f.range);
-  EXPECT_TRUE(f.flag_loop);
-  EXPECT_TRUE(f.flag_view);
-  EXPECT_TRUE(f.arena_name);
-  EXPECT_EQ(f.view_depth, 4);
-  EXPECT_EQ(f.loop_depth, 3);
+  gen::Features seen;
+  for (const gen::FeatureSwitch& sw : gen::feature_switches()) seen.*sw.on = false;
+  const rc::Gen<Schedule> schedule = schedules();
+  for (std::uint64_t k = 0; k < 600; ++k) {
+    const gen::Features used = gen::used_features(schedule(rc::Random(k), static_cast<int>(k % 101)).value());
+    for (const gen::FeatureSwitch& sw : gen::feature_switches()) seen.*sw.on |= used.*sw.on;
+  }
+  for (const gen::FeatureSwitch& sw : gen::feature_switches()) EXPECT_TRUE(seen.*sw.on) << sw.name;
+}
+
+TEST(Generators, TheSameRandomAndSizeGiveTheSameSchedule) {
+  const rc::Gen<Schedule> schedule = schedules();
+  for (std::uint64_t k = 0; k < 20; ++k) {
+    const int size = static_cast<int>(k * 7 % 101);
+    EXPECT_EQ(print_schedule(schedule(rc::Random(k), size).value()),
+              print_schedule(schedule(rc::Random(k), size).value()));
+  }
 }
 
 TEST(Generators, MakeValidSchedulesWithinThePlannableTotal) {
@@ -128,6 +76,19 @@ TEST(Generators, MakeValidSchedulesWithinThePlannableTotal) {
       kCases);
 }
 
+TEST(Generators, AFeatureSwitchedOffInTheOptionsIsNeverUsed) {
+  gen::ScheduleOptions options;
+  options.features.flag_loops = false;
+  options.features.phases = false;
+  check(
+      [&options] {
+        const gen::Features used = gen::used_features(*schedules(options));
+        RC_ASSERT(!used.flag_loops);
+        RC_ASSERT(!used.phases);
+      },
+      kCases);
+}
+
 TEST(Generators, OverflowingSchedulesAreValidButUnplannable) {
   check(
       [] {
@@ -138,18 +99,19 @@ TEST(Generators, OverflowingSchedulesAreValidButUnplannable) {
       kCases);
 }
 
-TEST(Generators, EveryShrinkIsValidAndStrictlySmaller) {
+TEST(Generators, ShrinkThroughTheShrinksOfTheScheduleInTheirOrder) {
   check(
       [] {
         const Schedule s = *schedules();
-        const std::vector<std::size_t> before = shrink_measure(s);
+        const std::vector<Schedule> expected = gen::shrink_candidates(s);
         rc::Seq<Schedule> shrinks = shrink_schedule(s);
+        std::size_t i = 0;
         while (rc::Maybe<Schedule> next = shrinks.next()) {
-          const std::string text = print_schedule(*next);
-          const Schedule read = parse_or_fail(text);
-          RC_ASSERT(print_schedule(read) == text);
-          if (!(shrink_measure(*next) < before)) RC_FAIL("a shrink that is not smaller:\n" + text);
+          RC_ASSERT(i < expected.size());
+          RC_ASSERT(print_schedule(*next) == print_schedule(expected[i]));
+          ++i;
         }
+        RC_ASSERT(i == expected.size());
       },
       kShrinkCases);
 }
@@ -157,7 +119,7 @@ TEST(Generators, EveryShrinkIsValidAndStrictlySmaller) {
 // A property broken by one rule must shrink to a few entries that show it.
 void expect_small_counterexample(const std::function<bool(const Schedule&)>& breaks_the_rule, const std::string& rule) {
   for (std::uint64_t seed : kSeeds) {
-    const std::optional<Counterexample> found = find_counterexample(
+    const std::optional<Failure> found = find_counterexample(
         [&] {
           const Schedule s = *schedules();
           RC_ASSERT(!breaks_the_rule(s));
@@ -168,7 +130,7 @@ void expect_small_counterexample(const std::function<bool(const Schedule&)>& bre
     Result<Schedule> s = parse_schedule(*found->schedule, "counterexample");
     ASSERT_TRUE(s.ok()) << s.error().message();
     EXPECT_TRUE(breaks_the_rule(*s)) << *found->schedule;
-    EXPECT_LE(count_entries(*s), 5u) << rule << ", seed " << seed << ":\n" << *found->schedule;
+    EXPECT_LE(gen::count_entries(*s), 5u) << rule << ", seed " << seed << ":\n" << *found->schedule;
   }
 }
 
@@ -228,7 +190,7 @@ TEST(Shrinking, AHugePlannedBufferShrinksToAtMostFiveEntries) {
 
 TEST(Shrinking, DropsUnusedDeclarationsAndViews) {
   // A failure that needs one phased buffer alive with another keeps just those two.
-  const std::optional<Counterexample> found = find_counterexample(
+  const std::optional<Failure> found = find_counterexample(
       [] {
         const Schedule s = *schedules();
         for (const ModelLifetime& a : model_lifetimes(s)) {
@@ -243,7 +205,7 @@ TEST(Shrinking, DropsUnusedDeclarationsAndViews) {
   Result<Schedule> s = parse_schedule(*found->schedule, "counterexample");
   ASSERT_TRUE(s.ok()) << s.error().message();
   EXPECT_EQ(s->storage.size(), 2u) << *found->schedule;
-  EXPECT_EQ(count_entries(*s), 1u) << *found->schedule;
+  EXPECT_EQ(gen::count_entries(*s), 1u) << *found->schedule;
   for (const Entry& e : s->entries) {
     for (const Arg& a : e.args) EXPECT_EQ(a.kind, Arg::Kind::Storage) << *found->schedule;
   }

@@ -60,17 +60,14 @@ TEST(Harness, ReportsAFailureWithItsScheduleAndHowToReproduceIt) {
   const fs::path dir = fs::temp_directory_path() / fs::path("planck-harness-test-" + std::to_string(getpid()));
   ASSERT_EQ(setenv("PLANCK_FAILURE_DIR", dir.c_str(), 1), 0);
 
-  const rc::detail::TestResult result = run_quietly(rc::detail::toProperty([] {
-                                                      const Schedule s = *schedules();
-                                                      RC_ASSERT(s.entries.size() < 3);
-                                                    }),
-                                                    77, 100);
-  rc::detail::FailureResult failure;
-  ASSERT_TRUE(result.match(failure));
-  rc::detail::TestParams params;
-  params.seed = 77;
-  params.maxSuccess = 100;
-  const std::string report = failure_report("Harness.Example/tlsf", params, failure);
+  const std::optional<Failure> failure = find_counterexample(
+      [] {
+        const Schedule s = *schedules();
+        RC_ASSERT(s.entries.size() < 3);
+      },
+      77, 100, "Harness.Example/tlsf");
+  ASSERT_TRUE(failure);
+  const std::string report = failure_report(*failure);
   unsetenv("PLANCK_FAILURE_DIR");
 
   EXPECT_NE(report.find("schedule v1"), std::string::npos) << report;

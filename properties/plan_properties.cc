@@ -3,9 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <numeric>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -15,11 +16,16 @@
 #include "oracle/shadow.h"
 #include "planner/rewrite.h"
 #include "model/text.h"
-#include "properties/generators.h"
+#include "properties/choices.h"
 #include "properties/reference_model.h"
+#include "properties/schedule_parts.h"
 
 namespace planck::props {
 namespace {
+
+using gen::buffer_decl;
+using gen::kernel_call;
+using gen::storage_arg;
 
 [[noreturn]] void fail(std::string what) {
   throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Failure, std::move(what));
@@ -182,12 +188,13 @@ ArenaView arena_view(const Schedule& r, const Arg& a, const Storage& b, const st
 
 // ------------------------------------------------------------ metamorphic
 
-// A random permutation of 0..n-1, from a seed RapidCheck picks.
+// A random permutation of 0..n-1, from a seed RapidCheck picks (a
+// Fisher-Yates shuffle: std::shuffle's order differs between standard libraries).
 std::vector<std::size_t> permutation(std::size_t n, std::uint64_t seed) {
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  std::mt19937_64 rng(seed);
-  std::shuffle(order.begin(), order.end(), rng);
+  gen::SeededChoices choices(seed);
+  for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[choices.below(i)]);
   return order;
 }
 
@@ -539,8 +546,8 @@ void reordering_declarations_keeps_the_plan(const Planner& planner, const Schedu
 }
 
 void adding_unplanned_storage_keeps_the_plan(const Planner& planner, const Schedule& s) {
-  std::mt19937_64 rng(pick_seed());
-  auto below = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  gen::SeededChoices choices(pick_seed());
+  auto below = [&](std::size_t n) { return choices.below(n); };
   Schedule more = s;
   std::vector<std::string> devices;
   for (const Storage& st : s.storage) devices.push_back(st.device);
@@ -589,7 +596,7 @@ void adding_unplanned_storage_keeps_the_plan(const Planner& planner, const Sched
                        storage_arg(id));
   }
   // The new declarations go to random places among the old ones.
-  const std::vector<std::size_t> order = permutation(more.storage.size(), rng());
+  const std::vector<std::size_t> order = permutation(more.storage.size(), choices.draw(0, std::numeric_limits<std::uint64_t>::max()));
   more = move_storage(more, order);
   same_plan(plan_or_fail(planner, s), plan_or_fail(planner, more), more, "adding unplanned storage");
 }
@@ -655,12 +662,11 @@ void overflow_is_an_error(const Planner& planner, const Schedule& s) {
   fail(fmt::format("the overflow error names no planned buffer: {}", message));
 }
 
-rc::detail::Property planner_property(const Planner& planner, const rc::Gen<Schedule>& schedules,
-                                      PlanStatement statement) {
-  return rc::detail::toProperty([&planner, schedules, statement] {
+Property planner_property(const Planner& planner, const rc::Gen<Schedule>& schedules, PlanStatement statement) {
+  return [&planner, schedules, statement] {
     const Schedule s = *schedules;
     statement(planner, s);
-  });
+  };
 }
 
 }  // namespace planck::props

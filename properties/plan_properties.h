@@ -12,6 +12,7 @@
 
 #include "planner/planner.h"
 #include "model/schedule.h"
+#include "properties/harness.h"
 #include "properties/show.h"
 
 namespace planck::props {
@@ -78,7 +79,6 @@ void checker_rejects_a_buffer_moved_onto_a_live_neighbour(const Planner& planner
 void overflow_is_an_error(const Planner& planner, const Schedule& s);
 
 // A property: pick a schedule from `schedules`, then check `statement`.
-rc::detail::Property planner_property(const Planner& planner, const rc::Gen<Schedule>& schedules,
-                                      PlanStatement statement);
+Property planner_property(const Planner& planner, const rc::Gen<Schedule>& schedules, PlanStatement statement);
 
 }  // namespace planck::props

@@ -26,10 +26,10 @@ constexpr int kOptimumCases = 100;
 
 class PlannerProperty : public ::testing::TestWithParam<std::string> {
  protected:
-  void run(PlanStatement statement, int cases, const ScheduleOptions& options = {}) {
+  void run(PlanStatement statement, int cases, const gen::ScheduleOptions& options = {}) {
     const std::unique_ptr<Planner> planner = make_planner(GetParam());
     ASSERT_NE(planner, nullptr) << GetParam();
-    check_property(planner_property(*planner, schedules(options), statement), cases);
+    check(planner_property(*planner, schedules(options), statement), cases);
   }
 };
 
@@ -54,7 +54,7 @@ TEST_P(PlannerProperty, PlanningIsDeterministicAndSurvivesText) {
 TEST_P(PlannerProperty, ArenaIsBetweenPeakAndTotal) { run(&arena_between_peak_and_total, kCases); }
 
 TEST_P(PlannerProperty, OptimumIsAtMostTheArena) {
-  run(&optimum_at_most_arena, kOptimumCases, ScheduleOptions::small());
+  run(&optimum_at_most_arena, kOptimumCases, gen::ScheduleOptions::small());
 }
 
 TEST_P(PlannerProperty, RenamingStorageKeepsThePlan) { run(&renaming_storage_keeps_the_plan, kMetamorphicCases); }
@@ -74,7 +74,7 @@ TEST_P(PlannerProperty, CheckerRejectsABufferMovedOntoALiveNeighbour) {
 TEST_P(PlannerProperty, OverflowIsAnErrorNamingABuffer) {
   const std::unique_ptr<Planner> planner = make_planner(GetParam());
   ASSERT_NE(planner, nullptr) << GetParam();
-  check_property(planner_property(*planner, overflowing_schedules(), &overflow_is_an_error), kCases);
+  check(planner_property(*planner, overflowing_schedules(), &overflow_is_an_error), kCases);
 }
 
 INSTANTIATE_TEST_SUITE_P(Planners, PlannerProperty, ::testing::ValuesIn(planner_names()),
@@ -83,7 +83,7 @@ INSTANTIATE_TEST_SUITE_P(Planners, PlannerProperty, ::testing::ValuesIn(planner_
 TEST(ReferencePlanner, AgreesByteForByteWithThePlainModel) {
   const std::unique_ptr<Planner> tlsf = make_planner("tlsf");
   ASSERT_NE(tlsf, nullptr);
-  check_property(planner_property(*tlsf, schedules(), &agrees_with_plain_model), kCases);
+  check(planner_property(*tlsf, schedules(), &agrees_with_plain_model), kCases);
 }
 
 }  // namespace

@@ -1,0 +1,34 @@
+#include "properties/chain.h"
+
+#include <algorithm>
+#include <string>
+
+namespace planck::gen {
+
+Schedule generate_chain_schedule(Choices& choices, const ChainOptions& options) {
+  constexpr Bytes kElement = 4;  // float32
+  const std::size_t window = std::max<std::size_t>(options.window, 1);
+  Schedule s;
+  s.source = "synthetic";
+  s.storage.push_back(Storage{.kind = StorageKind::Param, .name = "input", .device = "CUDA",
+                              .dtype = Dtype::Float32, .bytes = 4096});
+  for (std::size_t i = 0; i < options.buffers; ++i) {
+    Storage b{.kind = StorageKind::Buffer, .name = "t" + std::to_string(i), .device = "CUDA",
+              .dtype = Dtype::Float32, .bytes = kElement * choices.draw(0, options.max_bytes / kElement)};
+    if (choices.below(16) == 0) b.phase = 64;
+    s.storage.push_back(std::move(b));
+
+    Entry k{.kind = Entry::Kind::Kernel, .name = "k" + std::to_string(i)};
+    k.args.push_back(Arg{.kind = Arg::Kind::Storage, .storage = static_cast<StorageId>(i + 1)});
+    for (int r = choices.between(1, 3); r > 0; --r) {
+      // A buffer made by one of the last `window` kernels, or the param at the start.
+      const std::size_t back = 1 + choices.below(window);
+      const StorageId id = back > i ? 0 : static_cast<StorageId>(i - back + 1);
+      k.args.push_back(Arg{.kind = Arg::Kind::Storage, .storage = id});
+    }
+    s.entries.push_back(std::move(k));
+  }
+  return s;
+}
+
+}  // namespace planck::gen

@@ -1,0 +1,44 @@
+#pragma once
+// Pieces of schedules built and edited in code, shared by the generators,
+// the shrinker and the tests that build schedules on top of them.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "model/schedule.h"
+
+namespace planck::gen {
+
+// An argument that names storage, a kernel call, a buffer declaration (not
+// held, phase 0).
+Arg storage_arg(StorageId id);
+Entry kernel_call(std::string name, std::vector<Arg> args = {});
+Storage buffer_decl(std::string name, std::string device, Dtype dtype, Bytes bytes);
+
+// Entries at every depth: calls and loops.
+std::size_t count_entries(const Schedule& s);
+
+// The view layers around the storage an argument names (0 for storage).
+std::size_t view_layers(const Arg& a);
+
+// Calls f on every argument of every entry at every depth, loop flags
+// included. Loops nest at most kMaxNesting deep, so the recursion is bounded.
+template <class Entries, class F>
+void for_each_arg(Entries&& entries, F&& f) {
+  for (auto& e : entries) {
+    for (auto& a : e.args) f(a);
+    for (auto& a : e.flag) f(a);
+    for_each_arg(e.body, f);
+  }
+}
+
+// Removes every declaration that no entry takes.
+void drop_unused_storage(Schedule& s);
+
+// Clamps every shrink view to its base and turns every bitcast that no
+// longer divides its base into int8, so that a schedule whose storage got
+// smaller is valid again.
+void repair_views(Schedule& s);
+
+}  // namespace planck::gen
