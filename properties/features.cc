@@ -39,9 +39,19 @@ void entries_use(const std::vector<Entry>& body, Features& used) {
 
 std::span<const FeatureSwitch> feature_switches() { return kSwitches; }
 
+Features no_features() {
+  Features none;
+  for (const FeatureSwitch& sw : kSwitches) none.*sw.on = false;
+  return none;
+}
+
+Features& operator|=(Features& a, const Features& b) {
+  for (const FeatureSwitch& sw : kSwitches) a.*sw.on = a.*sw.on || b.*sw.on;
+  return a;
+}
+
 Features used_features(const Schedule& s) {
-  Features used;
-  for (const FeatureSwitch& sw : kSwitches) used.*sw.on = false;
+  Features used = no_features();
   entries_use(s.entries, used);
   std::vector<bool> taken(s.storage.size(), false);
   for_each_arg(s.entries, [&](const Arg& a) {

@@ -40,6 +40,12 @@ struct FeatureSwitch {
 };
 std::span<const FeatureSwitch> feature_switches();
 
+// Every switch off.
+Features no_features();
+
+// `a`, with every feature that `b` switches on switched on as well.
+Features& operator|=(Features& a, const Features& b);
+
 // Which features `s` uses: a schedule generated with a switch off never
 // uses that feature. For any schedule, a user's included, so that a planner
 // that supports part of the model is judged only where it claims to be.

@@ -45,17 +45,6 @@ bool flag_through_view(const std::vector<Entry>& body) {
   });
 }
 
-// Every feature `used` marks, added to `seen`.
-void add(Features& seen, const Features& used) {
-  for (const FeatureSwitch& sw : feature_switches()) seen.*sw.on |= used.*sw.on;
-}
-
-Features nothing_seen() {
-  Features f;
-  for (const FeatureSwitch& sw : feature_switches()) f.*sw.on = false;
-  return f;
-}
-
 TEST(Generate, MakesValidSchedulesWithinThePlannableTotal) {
   for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
     const Schedule s = seeded(seed);
@@ -72,7 +61,7 @@ TEST(Generate, TheSameChoicesGiveTheSameSchedule) {
 }
 
 TEST(Generate, CoversEveryFeatureOfTheScheduleModel) {
-  Features seen = nothing_seen();
+  Features seen = no_features();
   std::set<Dtype> dtypes;
   std::set<std::size_t> device_counts;
   int view_depth = 0;
@@ -81,7 +70,7 @@ TEST(Generate, CoversEveryFeatureOfTheScheduleModel) {
   bool arena_name = false;
   for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
     const Schedule s = seeded(seed);
-    add(seen, used_features(s));
+    seen |= used_features(s);
     std::set<std::string> devices;
     for (const Storage& st : s.storage) {
       dtypes.insert(st.dtype);
@@ -108,13 +97,13 @@ TEST_P(FeatureSwitchedOff, IsNeverUsedWhileEveryOtherFeatureStillIs) {
   const FeatureSwitch& off = GetParam();
   ScheduleOptions options;
   options.features.*off.on = false;
-  Features seen = nothing_seen();
+  Features seen = no_features();
   for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
     const Schedule s = seeded(seed, options);
     ASSERT_FALSE(used_features(s).*off.on) << "seed " << seed << ":\n" << print_schedule(s);
     ASSERT_TRUE(round_trips(s)) << "seed " << seed;
     ASSERT_TRUE(within_plannable_total(s)) << "seed " << seed;
-    add(seen, used_features(s));
+    seen |= used_features(s);
   }
   for (const FeatureSwitch& sw : feature_switches()) {
     if (sw.on != off.on) {

@@ -15,6 +15,7 @@
 
 #include "model/text.h"
 #include "properties/features.h"
+#include "properties/gen_test_util.h"
 #include "properties/harness.h"
 #include "properties/reference_model.h"
 #include "properties/schedule_parts.h"
@@ -31,22 +32,12 @@ constexpr int kShrinkCases = 20;
 // Seeds for the shrinking tests: fixed, so that the tests do not flake.
 constexpr std::uint64_t kSeeds[] = {1, 2, 3, 4, 5};
 
-Schedule parse_or_fail(const std::string& text) {
-  Result<Schedule> s = parse_schedule(text, "generated");
-  if (!s) RC_FAIL(s.error().message() + "\n" + text);
-  return std::move(*s);
-}
-
 int view_depth(const Arg& a) { return static_cast<int>(gen::view_layers(a)); }
 
 TEST(Generators, CoverEveryFeatureOfTheScheduleModel) {
-  gen::Features seen;
-  for (const gen::FeatureSwitch& sw : gen::feature_switches()) seen.*sw.on = false;
+  gen::Features seen = gen::no_features();
   const rc::Gen<Schedule> schedule = schedules();
-  for (std::uint64_t k = 0; k < 600; ++k) {
-    const gen::Features used = gen::used_features(schedule(rc::Random(k), static_cast<int>(k % 101)).value());
-    for (const gen::FeatureSwitch& sw : gen::feature_switches()) seen.*sw.on |= used.*sw.on;
-  }
+  for (std::uint64_t k = 0; k < 600; ++k) seen |= gen::used_features(schedule(rc::Random(k), static_cast<int>(k % 101)).value());
   for (const gen::FeatureSwitch& sw : gen::feature_switches()) EXPECT_TRUE(seen.*sw.on) << sw.name;
 }
 
@@ -63,14 +54,8 @@ TEST(Generators, MakeValidSchedulesWithinThePlannableTotal) {
   check(
       [] {
         const Schedule s = *schedules();
-        const std::string text = print_schedule(s);
-        RC_ASSERT(print_schedule(parse_or_fail(text)) == text);
-        Bytes total = 0;
-        for (const Storage& st : s.storage) {
-          const Bytes rounded =
-              std::max<Bytes>(kPlaceAlign, (st.phase + st.bytes + kPlaceAlign - 1) / kPlaceAlign * kPlaceAlign);
-          total += rounded;
-          RC_ASSERT(total < kMaxBytes);
+        for (const ::testing::AssertionResult& valid : {gen::round_trips(s), gen::within_plannable_total(s)}) {
+          if (!valid) RC_FAIL(valid.message());
         }
       },
       kCases);
@@ -93,7 +78,7 @@ TEST(Generators, OverflowingSchedulesAreValidButUnplannable) {
   check(
       [] {
         const Schedule s = *overflowing_schedules();
-        parse_or_fail(print_schedule(s));
+        if (const ::testing::AssertionResult valid = gen::round_trips(s); !valid) RC_FAIL(valid.message());
         RC_ASSERT(!model_plan(s).ok());
       },
       kCases);
