@@ -30,9 +30,6 @@ namespace fs = std::filesystem;
 // it, calls RapidCheck's runner and reads its configuration (rc::detail),
 // and turns what they give into the plain values the rest uses.
 
-// The parameters a property runs with: RC_PARAMS as RapidCheck read it.
-rc::detail::TestParams configured_params() { return rc::detail::configuration().testParams; }
-
 // Whether RC_PARAMS sets max_success: read again with a default that no
 // valid RC_PARAMS holds (RapidCheck has already accepted the string).
 bool max_success_given() {
@@ -76,8 +73,9 @@ struct Outcome {
   std::string gave_up;  // RapidCheck's message, when it gave up
 };
 
-// Runs `property` under `name`. A quiet run reports to no listener and
-// replays no case that RC_PARAMS asks to reproduce.
+// Runs `property` under `name`. A quiet run prints nothing, leaves nothing
+// for RapidCheck to report at exit, and replays no case that RC_PARAMS asks
+// to reproduce.
 Outcome run(const Property& property, const std::string& name, const rc::detail::TestParams& params, bool quiet) {
   const rc::detail::TestMetadata metadata{name, name};
   const rc::detail::Property testable = rc::detail::toProperty(property);
@@ -191,7 +189,7 @@ std::string failure_report(const Failure& failure) {
 
 void check(const Property& property, int default_cases) {
   const std::string name = current_test_name();
-  rc::detail::TestParams params = configured_params();
+  rc::detail::TestParams params = rc::detail::configuration().testParams;
   if (!max_success_given()) params.maxSuccess = default_case_count(default_cases);
   const Outcome outcome = run(property, name, params, /*quiet=*/false);
   if (outcome.passed) {
