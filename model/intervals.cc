@@ -1,8 +1,9 @@
 #include "model/intervals.h"
 
-#include <climits>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -11,138 +12,104 @@
 
 #include <fmt/format.h>
 
+#include "model/file.h"
 #include "model/lexical.h"
-
-#include "model/text.h"
 
 namespace planck {
 namespace {
 
 constexpr std::string_view kHeader = "id,lower,upper,size";
 
-bool is_control(char c) {
-  auto u = static_cast<unsigned char>(c);
-  return u < 0x20 || u == 0x7f;
-}
-
-struct Field {
-  std::string_view text;
-  int col = 0;  // 1-based
-};
-
-
 class CsvParser {
  public:
-  CsvParser(std::string_view text, std::string_view file) : text_(text), file_(file) {
+  CsvParser(std::string_view text, std::string_view file) : cur_(text, file) {
     problem_.source = std::string(file);
   }
 
   Result<IntervalProblem> run();
 
  private:
-  Error error_at(int line, int col, std::string what) const {
-    return Error{fmt::format("{}:{}:{}", file_, line, col), std::move(what)};
-  }
+  Error error_at(SourcePos pos, std::string what) const { return cur_.error_at(pos, std::move(what)); }
 
-  Status parse_row(std::string_view row, int line);
-  Result<Bytes> parse_number(const Field& f, int line, std::string_view what) const;
+  Status parse_row(const Line& row);
+  Result<Bytes> parse_number(const Word& field, std::string_view what) const;
 
-  std::string_view text_;
-  std::string_view file_;
+  Cursor cur_;
   IntervalProblem problem_;
-  std::unordered_map<std::string_view, int> id_lines_;  // views into text_
+  std::unordered_map<std::string_view, int> id_lines_;  // views into the text
 };
 
 Result<IntervalProblem> CsvParser::run() {
-  int line = 0;
+  const std::optional<Line> header = cur_.take_line();
+  if (!header) return error_at({1, 1}, fmt::format("expected the header `{}`, found an empty file", kHeader));
+  if (header->text != kHeader) {
+    return error_at(header->at(0),
+                    fmt::format("expected the header `{}`, found {}", kHeader, quoted(header->text)));
+  }
   int first_blank = 0;  // the line of the first blank line seen, 0 if none
-  std::size_t start = 0;
-  while (start < text_.size()) {
-    std::size_t end = text_.find('\n', start);
-    if (end == std::string_view::npos) end = text_.size();
-    std::string_view row = text_.substr(start, end - start);
-    start = end + 1;
-    if (line < INT_MAX) ++line;
-    if (row.ends_with('\r')) row.remove_suffix(1);
-
-    if (line == 1) {
-      if (row != kHeader) {
-        return error_at(1, 1, fmt::format("expected the header `{}`, found {}", kHeader, quoted(row)));
-      }
-      continue;
-    }
+  while (std::optional<Line> row = cur_.take_line()) {
     // Blank lines are allowed at the end only: between rows they would
     // most likely mean a file was cut and pasted together wrongly.
-    if (row.empty()) {
-      if (first_blank == 0) first_blank = line;
+    if (row->text.empty()) {
+      if (first_blank == 0) first_blank = row->number;
       continue;
     }
-    if (first_blank != 0) return error_at(first_blank, 1, "blank line between rows");
-    if (Status s = parse_row(row, line); !s) return s.error();
+    if (first_blank != 0) return error_at({first_blank, 1}, "blank line between rows");
+    PLANCK_TRY(parse_row(*row));
   }
-  if (line == 0) return error_at(1, 1, fmt::format("expected the header `{}`, found an empty file", kHeader));
   return std::move(problem_);
 }
 
-Status CsvParser::parse_row(std::string_view row, int line) {
-  for (std::size_t i = 0; i < row.size(); ++i) {
-    if (is_control(row[i])) {
-      return error_at(line, one_based(i),
-                      fmt::format("control byte 0x{:02x} is not allowed in a CSV row",
-                                  static_cast<unsigned char>(row[i])));
-    }
+// A CSV has no blanks: fields are taken as they are, so a tab is refused as
+// a control byte like any other.
+Status CsvParser::parse_row(const Line& row) {
+  const std::string_view text = row.text;
+  if (std::size_t bad = find_control(text, false); bad != std::string_view::npos) {
+    return error_at(row.at(bad), control_byte(text[bad]) + " is not allowed in a CSV row");
   }
-  std::vector<Field> fields;
+  std::vector<Word> fields;
   for (std::size_t start = 0;;) {
-    const std::size_t comma = row.find(',', start);
-    const std::size_t end = comma == std::string_view::npos ? row.size() : comma;
-    fields.push_back({row.substr(start, end - start), one_based(start)});
+    const std::size_t comma = text.find(',', start);
+    const std::size_t end = comma == std::string_view::npos ? text.size() : comma;
+    fields.push_back({text.substr(start, end - start), row.at(start)});
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
   if (fields.size() != 4) {
-    const int col = fields.size() > 4 ? fields[4].col : one_based(row.size());
-    return error_at(line, col, fmt::format("expected 4 fields ({}), found {}", kHeader, fields.size()));
+    const SourcePos pos = fields.size() > 4 ? fields[4].pos : row.at(text.size());
+    return error_at(pos, fmt::format("expected 4 fields ({}), found {}", kHeader, fields.size()));
   }
 
-  Interval b;
-  b.line = line;
-  if (fields[0].text.empty()) return error_at(line, fields[0].col, "empty id");
-  if (auto [it, inserted] = id_lines_.emplace(fields[0].text, line); !inserted) {
-    return error_at(line, fields[0].col,
-                    fmt::format("duplicate id {}, first on line {}", quoted(fields[0].text), it->second));
+  const Word& id = fields[0];
+  if (id.text.empty()) return error_at(id.pos, "empty id");
+  if (auto [it, inserted] = id_lines_.emplace(id.text, row.number); !inserted) {
+    return error_at(id.pos, fmt::format("duplicate id {}, first on line {}", quoted(id.text), it->second));
   }
-  b.id = std::string(fields[0].text);
-
-  Result<Bytes> lower = parse_number(fields[1], line, "lower");
-  if (!lower) return lower.error();
-  Result<Bytes> upper = parse_number(fields[2], line, "upper");
-  if (!upper) return upper.error();
-  if (*upper <= *lower) {
+  PLANCK_ASSIGN(const Bytes lower, parse_number(fields[1], "lower"));
+  PLANCK_ASSIGN(const Bytes upper, parse_number(fields[2], "upper"));
+  if (upper <= lower) {
     return error_at(
-        line, fields[2].col,
-        fmt::format("upper {} is not above lower {}: the lifetime [lower, upper) is empty", *upper, *lower));
+        fields[2].pos,
+        fmt::format("upper {} is not above lower {}: the lifetime [lower, upper) is empty", upper, lower));
   }
-  Result<Bytes> size = parse_number(fields[3], line, "size");
-  if (!size) return size.error();
+  PLANCK_ASSIGN(const Bytes size, parse_number(fields[3], "size"));
 
   // Both bounds are below 2^62, so they fit an int64.
-  b.lower = static_cast<std::int64_t>(*lower);
-  b.upper = static_cast<std::int64_t>(*upper);
-  b.size = *size;
-  problem_.buffers.push_back(std::move(b));
+  problem_.buffers.push_back({.id = std::string(id.text),
+                              .lower = static_cast<std::int64_t>(lower),
+                              .upper = static_cast<std::int64_t>(upper),
+                              .size = size,
+                              .line = row.number});
   return Ok{};
 }
 
-Result<Bytes> CsvParser::parse_number(const Field& f, int line, std::string_view what) const {
-  const std::string_view t = f.text;
+Result<Bytes> CsvParser::parse_number(const Word& field, std::string_view what) const {
+  const std::string_view t = field.text;
   if (t.size() > 1 && t.front() == '-' &&
       t.substr(1).find_first_not_of("0123456789") == std::string_view::npos) {
-    return error_at(line, f.col, fmt::format("{} {} is negative", what, quoted(t)));
+    return error_at(field.pos, fmt::format("{} {} is negative", what, quoted(t)));
   }
-  Result<Bytes> value = parse_decimal(t, what);
-  if (!value) return error_at(line, f.col, value.error().what);
-  return value;
+  return cur_.decimal(field, what);
 }
 
 }  // namespace
@@ -152,9 +119,8 @@ Result<IntervalProblem> parse_intervals(std::string_view text, std::string_view 
 }
 
 Result<IntervalProblem> read_intervals(const std::string& path) {
-  Result<std::string> text = read_file(path);
-  if (!text) return text.error();
-  return parse_intervals(*text, path);
+  PLANCK_ASSIGN(const std::string text, read_file(path));
+  return parse_intervals(text, source_name(path));
 }
 
 std::string print_intervals(const IntervalProblem& p) {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/text.h"
+#include "model/file.h"
 
 namespace planck {
 namespace {
@@ -52,6 +52,15 @@ TEST(Intervals, CrlfAndTrailingBlankLinesAreTolerated) {
   IntervalProblem p = parse_ok("id,lower,upper,size\r\n0,0,1,8\r\n1,1,2,8\r\n\r\n\n");
   ASSERT_EQ(p.buffers.size(), 2u);
   EXPECT_EQ(p.buffers[1].size, 8u);
+}
+
+TEST(Intervals, AByteOrderMarkBeforeTheHeaderIsSkipped) {
+  IntervalProblem p = parse_ok("\xef\xbb\xbfid,lower,upper,size\nx,0,3,1024\n");
+  ASSERT_EQ(p.buffers.size(), 1u);
+  EXPECT_EQ(p.buffers[0].id, "x");
+  EXPECT_EQ(p.buffers[0].line, 2);
+  EXPECT_EQ(parse_error("\xef\xbb\xbf").message(),
+            "i.csv:1:1: expected the header `id,lower,upper,size`, found an empty file");
 }
 
 TEST(Intervals, TheLastRowNeedsNoNewline) {

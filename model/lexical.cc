@@ -2,9 +2,28 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <climits>
+#include <utility>
 
 namespace planck {
+
+bool is_control(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return byte < 0x20 || byte == 0x7f;
+}
+
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+std::size_t find_control(std::string_view text, bool tab_is_blank) {
+  const auto it = std::find_if(text.begin(), text.end(),
+                               [&](char c) { return is_control(c) && !(tab_is_blank && c == '\t'); });
+  return it == text.end() ? std::string_view::npos : static_cast<std::size_t>(it - text.begin());
+}
+
+std::string control_byte(char c) {
+  return fmt::format("control byte 0x{:02x}", static_cast<unsigned char>(c));
+}
 
 std::string quoted(std::string_view word) {
   constexpr std::size_t kShown = 40;
@@ -13,7 +32,7 @@ std::string quoted(std::string_view word) {
     const auto byte = static_cast<unsigned char>(c);
     // Bytes outside printable ASCII are shown as escapes, so that a message
     // about binary input is still readable text.
-    if (byte < 0x20 || byte >= 0x7f) {
+    if (is_control(c) || byte >= 0x80) {
       out += fmt::format("\\x{:02x}", byte);
     } else {
       out += c;
@@ -38,6 +57,52 @@ Result<Bytes> parse_decimal(std::string_view text, std::string_view what) {
     value = value * 10 + digit;
   }
   return value;
+}
+
+std::string_view skip_byte_order_mark(std::string_view text) {
+  constexpr std::string_view kByteOrderMark = "\xef\xbb\xbf";
+  return text.starts_with(kByteOrderMark) ? text.substr(kByteOrderMark.size()) : text;
+}
+
+Cursor::Cursor(std::string_view text, std::string_view file)
+    : text_(skip_byte_order_mark(text)), file_(file) {}
+
+Error Cursor::error_at(SourcePos pos, std::string what) const {
+  return Error{fmt::format("{}:{}:{}", file_, pos.line, pos.col), std::move(what)};
+}
+
+Result<Bytes> Cursor::decimal(const Word& word, std::string_view what) const {
+  Result<Bytes> value = parse_decimal(word.text, what);
+  if (!value) return error_at(word.pos, std::move(value).error().what);
+  return value;
+}
+
+std::string_view Cursor::take(std::size_t n) {
+  const std::string_view taken = text_.substr(i_, n);
+  i_ += taken.size();
+  return taken;
+}
+
+std::string_view Cursor::take_line_end() {
+  const std::size_t start = i_;
+  if (starts_with("\n")) {
+    i_ += 1;
+  } else if (starts_with("\r\n")) {
+    i_ += 2;
+  } else {
+    return {};
+  }
+  if (line_ < INT_MAX) ++line_;
+  line_start_ = i_;
+  return text_.substr(start, i_ - start);
+}
+
+std::optional<Line> Cursor::take_line() {
+  if (at_end()) return std::nullopt;
+  Line line{take_until([](char c) { return c == '\n'; }), line_};
+  take_line_end();
+  if (line.text.ends_with('\r')) line.text.remove_suffix(1);
+  return line;
 }
 
 }  // namespace planck

@@ -1,7 +1,11 @@
 #pragma once
-// Pieces shared by the three text readers (.sched, .plan, CSV).
+// The lexical scaffold of the three readers (.sched, .plan, CSV): the bytes
+// they refuse, a cursor over one input text that knows its line and column,
+// the error for a place in it, words and decimal numbers. Each reader keeps
+// only its grammar.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -9,6 +13,20 @@
 #include "model/schedule.h"
 
 namespace planck {
+
+// A control byte: below 0x20, or 0x7f. No text format takes one, but for its
+// line ends and, where it has blanks between words, the tab.
+bool is_control(char c);
+
+// A blank between words: a space or a tab.
+bool is_blank(char c);
+
+// Where the first control byte of `text` is, or npos. With `tab_is_blank`
+// (.sched and .plan) a tab is not one; a CSV has no blanks and refuses it.
+std::size_t find_control(std::string_view text, bool tab_is_blank);
+
+// "control byte 0x07", for the messages that refuse one.
+std::string control_byte(char c);
 
 // A word for a message, in backquotes, cut to 40 characters so that a huge
 // token does not make a huge message; bytes outside printable ASCII are
@@ -24,5 +42,75 @@ int one_based(std::size_t offset);
 // or "<what> at or above 2^62: `<text>`". The value never overflows while
 // it is accumulated.
 Result<Bytes> parse_decimal(std::string_view text, std::string_view what);
+
+// `text` without the UTF-8 byte order mark it may start with: an editor
+// shows none, so it is no content and counts for no column.
+std::string_view skip_byte_order_mark(std::string_view text);
+
+// A word of the input, where it starts.
+struct Word {
+  std::string_view text;
+  SourcePos pos;
+};
+
+// One line of the input, without its line end.
+struct Line {
+  std::string_view text;
+  int number = 0;  // 1-based
+
+  // The place of the byte at `offset` in text.
+  SourcePos at(std::size_t offset) const { return {number, one_based(offset)}; }
+};
+
+// A reading position in one input text, with the file's name for messages.
+// Lines end at "\n"; the column counts bytes from the start of the line.
+// Both saturate instead of overflowing on absurdly long inputs. A byte order
+// mark at the start of the text is skipped.
+class Cursor {
+ public:
+  Cursor(std::string_view text, std::string_view file);
+
+  std::string_view file() const { return file_; }
+
+  // "FILE:LINE:COL: what".
+  Error error_at(SourcePos pos, std::string what) const;
+
+  // parse_decimal of a word, its error placed at the word.
+  Result<Bytes> decimal(const Word& word, std::string_view what) const;
+
+  bool at_end() const { return i_ == text_.size(); }
+  // The byte at the cursor; only when not at_end().
+  char peek() const { return text_[i_]; }
+  bool starts_with(std::string_view s) const { return text_.substr(i_).starts_with(s); }
+  SourcePos pos() const { return {line_, one_based(i_ - line_start_)}; }
+
+  // The next n bytes, none of them a "\n", moved past.
+  std::string_view take(std::size_t n);
+
+  // The bytes from the cursor up to the first one `stop` holds for (or the
+  // end of the text), moved past; `stop` must hold for '\n'.
+  template <class Stop>
+  std::string_view take_until(Stop stop) {
+    std::size_t end = i_;
+    while (end < text_.size() && !stop(text_[end])) ++end;
+    return take(end - i_);
+  }
+
+  // The line end at the cursor, "\n" or "\r\n", moved past; empty if there
+  // is none here.
+  std::string_view take_line_end();
+
+  // The rest of the current line, moved past with its "\n"; nullopt at the
+  // end of the text. A "\r" before the "\n", or at the end of the text, is
+  // part of the line end, not of the line.
+  std::optional<Line> take_line();
+
+ private:
+  std::string_view text_;
+  std::string_view file_;
+  std::size_t i_ = 0;
+  std::size_t line_start_ = 0;
+  int line_ = 1;
+};
 
 }  // namespace planck

@@ -40,7 +40,12 @@ struct Plan {
 // syntax is judged here: whether the plan is right for a schedule is the
 // checker's question.
 Result<Plan> parse_plan(std::string_view text, std::string_view file);
+// Reads and parses a plan file (`-` is standard input).
 Result<Plan> read_plan(const std::string& path);
+
+// Whether a name can be a word of a plan file: not empty, no blank, no `#`,
+// no control byte.
+bool is_plan_word(std::string_view word);
 
 // Arenas in order, then placements in order, one per line.
 std::string print_plan(const Plan& p);

@@ -61,6 +61,26 @@ TEST(PlanFile, CommentsBlankLinesCrlfAndIndentAreIgnored) {
   EXPECT_EQ(p.placements[0].pos.col, 2);
 }
 
+TEST(PlanFile, AByteOrderMarkAtTheStartIsSkipped) {
+  Plan p = parse_ok("\xef\xbb\xbfplan v1\narena a CPU 256\n");
+  ASSERT_EQ(p.arenas.size(), 1u);
+  EXPECT_EQ(p.arenas[0].pos.line, 2);
+  EXPECT_EQ(parse_error("\xef\xbb\xbfplan v2\n").where, "p.plan:1:6");
+  EXPECT_EQ(parse_error("\xef\xbb\xbf").message(),
+            "p.plan:1:1: expected the header `plan v1`, found the end of the file");
+}
+
+TEST(PlanFile, PlanWordsHaveNoBlankCommentSignOrControlByte) {
+  EXPECT_TRUE(is_plan_word("t0"));
+  EXPECT_TRUE(is_plan_word("0"));
+  EXPECT_TRUE(is_plan_word("a(b),c=d"));
+  EXPECT_FALSE(is_plan_word(""));
+  EXPECT_FALSE(is_plan_word("a b"));
+  EXPECT_FALSE(is_plan_word("a\tb"));
+  EXPECT_FALSE(is_plan_word("a#b"));
+  EXPECT_FALSE(is_plan_word("a\x7f"));
+}
+
 TEST(PlanFile, OnlySyntaxIsJudged) {
   // Unknown arenas, misaligned and overlapping places, duplicates: the checker's business.
   Plan p = parse_ok("plan v1\nplace x nowhere 3\nplace x nowhere 3\narena a CPU 0\narena a CPU 0\n");

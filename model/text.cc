@@ -1,24 +1,18 @@
 #include "model/text.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "model/file.h"
 #include "model/lexical.h"
 
 namespace planck {
@@ -26,9 +20,9 @@ namespace {
 
 // ---------------------------------------------------------------- tokens
 
-// A word is a maximal run of bytes that are neither whitespace, nor one of the
-// punctuation bytes, nor '#'. Newlines are tokens because they end statements.
-// Bad is a control byte, which no schedule may contain.
+// A word is a maximal run of bytes that are neither blanks, nor one of the
+// punctuation bytes, nor '#', nor control bytes. Newlines are tokens because
+// they end statements. Bad is a control byte, which no schedule may contain.
 enum class Tok : std::uint8_t { Word, LParen, RParen, Comma, LBrace, RBrace, Equals, Newline, End, Bad };
 
 struct Token {
@@ -37,26 +31,32 @@ struct Token {
   SourcePos pos;
 };
 
-// Tab is whitespace; '\r' is only allowed as part of a "\r\n" line end.
-bool is_control(char c) {
-  auto u = static_cast<unsigned char>(c);
-  return (u < 0x20 && u != '\t' && u != '\n') || u == 0x7f;
-}
-
 bool ends_word(char c) {
-  constexpr std::string_view kEnds = " \t\n(),{}=#";
+  constexpr std::string_view kEnds = " (),{}=#";
   return kEnds.find(c) != std::string_view::npos || is_control(c);
 }
 
-// Positions saturate instead of overflowing on absurdly long inputs; they
-// only ever appear in messages.
-void bump(int& counter) {
-  if (counter < INT_MAX) ++counter;
+// A comment runs to the line end; a control byte inside it ends it too, to be
+// reported as itself.
+bool ends_comment(char c) { return c == '\n' || (is_control(c) && c != '\t'); }
+
+Tok punctuation(char c) {
+  switch (c) {
+    case '(': return Tok::LParen;
+    case ')': return Tok::RParen;
+    case ',': return Tok::Comma;
+    case '{': return Tok::LBrace;
+    case '}': return Tok::RBrace;
+    case '=': return Tok::Equals;
+    default: return Tok::Word;
+  }
 }
 
+// Tokens with one of lookahead. A line ends at "\n" or "\r\n"; any other
+// '\r' is a control byte.
 class Lexer {
  public:
-  explicit Lexer(std::string_view text) : text_(text) {}
+  explicit Lexer(Cursor& cursor) : cur_(cursor) {}
 
   const Token& peek() {
     if (!peeked_) {
@@ -73,62 +73,30 @@ class Lexer {
   }
 
  private:
-  void advance() {
-    ++i_;
-    bump(col_);
-  }
-
   Token scan();
 
-  std::string_view text_;
-  std::size_t i_ = 0;
-  int line_ = 1;
-  int col_ = 1;
+  Cursor& cur_;
   Token next_;
   bool peeked_ = false;
 };
 
 Token Lexer::scan() {
   for (;;) {
-    if (i_ == text_.size()) return {Tok::End, {}, {line_, col_}};
-    const char c = text_[i_];
-    if (c == ' ' || c == '\t') {
-      advance();
+    if (cur_.at_end()) return {Tok::End, {}, cur_.pos()};
+    const char c = cur_.peek();
+    if (is_blank(c)) {
+      cur_.take(1);
       continue;
     }
     if (c == '#') {
-      // A comment runs to the line end; a control byte inside it is still reported.
-      while (i_ < text_.size() && text_[i_] != '\n' && !is_control(text_[i_])) advance();
+      cur_.take_until(ends_comment);
       continue;
     }
-    const SourcePos pos{line_, col_};
-    const std::size_t start = i_;
-    if (c == '\n' || (c == '\r' && i_ + 1 < text_.size() && text_[i_ + 1] == '\n')) {
-      i_ += c == '\n' ? 1 : 2;
-      bump(line_);
-      col_ = 1;
-      return {Tok::Newline, text_.substr(start, i_ - start), pos};
-    }
-    if (is_control(c)) {
-      advance();
-      return {Tok::Bad, text_.substr(start, 1), pos};
-    }
-    Tok punct = Tok::Word;
-    switch (c) {
-      case '(': punct = Tok::LParen; break;
-      case ')': punct = Tok::RParen; break;
-      case ',': punct = Tok::Comma; break;
-      case '{': punct = Tok::LBrace; break;
-      case '}': punct = Tok::RBrace; break;
-      case '=': punct = Tok::Equals; break;
-      default: break;
-    }
-    if (punct != Tok::Word) {
-      advance();
-      return {punct, text_.substr(start, 1), pos};
-    }
-    while (i_ < text_.size() && !ends_word(text_[i_])) advance();
-    return {Tok::Word, text_.substr(start, i_ - start), pos};
+    const SourcePos pos = cur_.pos();
+    if (std::string_view end = cur_.take_line_end(); !end.empty()) return {Tok::Newline, end, pos};
+    if (is_control(c)) return {Tok::Bad, cur_.take(1), pos};
+    if (Tok punct = punctuation(c); punct != Tok::Word) return {punct, cur_.take(1), pos};
+    return {Tok::Word, cur_.take_until(ends_word), pos};
   }
 }
 
@@ -140,7 +108,7 @@ std::string describe(const Token& t) {
   switch (t.kind) {
     case Tok::Newline: return "the end of the line";
     case Tok::End: return "the end of the file";
-    case Tok::Bad: return fmt::format("control byte 0x{:02x}", static_cast<unsigned char>(t.text.front()));
+    case Tok::Bad: return control_byte(t.text.front());
     default: return quoted(t.text);
   }
 }
@@ -181,16 +149,14 @@ std::optional<Arg::Kind> view_kind(std::string_view word) {
 // most kMaxNesting deep; views are parsed with an explicit stack.
 class Parser {
  public:
-  Parser(std::string_view text, std::string_view file) : lex_(text), file_(file) {
+  Parser(std::string_view text, std::string_view file) : cur_(text, file), lex_(cur_) {
     schedule_.source = std::string(file);
   }
 
   Result<Schedule> run();
 
  private:
-  Error error_at(SourcePos pos, std::string what) const {
-    return Error{fmt::format("{}:{}:{}", file_, pos.line, pos.col), std::move(what)};
-  }
+  Error error_at(SourcePos pos, std::string what) const { return cur_.error_at(pos, std::move(what)); }
 
   // An error for a token that is not what the grammar wants here. A control
   // byte is never wanted, and is reported as itself.
@@ -222,18 +188,19 @@ class Parser {
   Status end_statement();
   Result<Arg> parse_arg();
   Status close_view(const Token& head, Arg& view, Arg base, Bytes& size);
-  Result<Bytes> parse_number(const Token& t, std::string_view what) const;
-  Result<Dtype> parse_dtype(const Token& t) const;
+  // A word token that holds a decimal number, or a dtype's name.
+  Result<Bytes> parse_number(std::string_view expected, std::string_view what);
+  Result<Dtype> parse_dtype();
 
+  Cursor cur_;
   Lexer lex_;
-  std::string_view file_;
   Schedule schedule_;
   // Names point into the text being parsed, which outlives the parser.
   std::unordered_map<std::string_view, StorageId> names_;
 };
 
 Result<Schedule> Parser::run() {
-  if (Status s = parse_header(); !s) return s.error();
+  PLANCK_TRY(parse_header());
   for (;;) {
     const Token& t = lex_.peek();
     if (t.kind == Tok::End) break;
@@ -241,7 +208,7 @@ Result<Schedule> Parser::run() {
       lex_.take();
       continue;
     }
-    if (Status s = parse_statement(schedule_.entries, 0); !s) return s.error();
+    PLANCK_TRY(parse_statement(schedule_.entries, 0));
   }
   return std::move(schedule_);
 }
@@ -288,13 +255,13 @@ Status Parser::parse_statement(std::vector<Entry>& out, int depth) {
   e.pos = keyword.pos;
   if (k == "kernel" || k == "copy") {
     e.kind = k == "kernel" ? Entry::Kind::Kernel : Entry::Kind::Copy;
-    if (Status s = parse_call(e); !s) return s;
+    PLANCK_TRY(parse_call(e));
   } else if (k == "range" || k == "loop") {
     if (depth >= kMaxNesting) {
       return error_at(keyword.pos, fmt::format("loops nested deeper than {}", kMaxNesting));
     }
     e.kind = k == "range" ? Entry::Kind::Range : Entry::Kind::Loop;
-    if (Status s = parse_loop(e, depth + 1); !s) return s;
+    PLANCK_TRY(parse_loop(e, depth + 1));
   } else {
     return error_at(
         keyword.pos,
@@ -310,49 +277,39 @@ Status Parser::parse_declaration(const Token& keyword, StorageKind kind) {
   st.kind = kind;
   st.pos = keyword.pos;
 
-  Result<Token> name = expect(Tok::Word, "a storage name");
-  if (!name) return name.error();
-  if (is_reserved(name->text)) {
-    return error_at(name->pos,
-                    fmt::format("{} is a reserved word and cannot name storage", quoted(name->text)));
+  PLANCK_ASSIGN(const Token name, expect(Tok::Word, "a storage name"));
+  if (is_reserved(name.text)) {
+    return error_at(name.pos,
+                    fmt::format("{} is a reserved word and cannot name storage", quoted(name.text)));
   }
-  if (!is_storage_name(name->text)) {
+  if (!is_storage_name(name.text)) {
     return error_at(
-        name->pos,
+        name.pos,
         fmt::format(
             "{} is not a valid storage name (letters, digits, `_` and `.`, starting with a letter or `_`)",
-            quoted(name->text)));
+            quoted(name.text)));
   }
-  if (auto it = names_.find(name->text); it != names_.end()) {
+  if (auto it = names_.find(name.text); it != names_.end()) {
     const SourcePos first = schedule_.storage[it->second].pos;
-    return error_at(name->pos, fmt::format("duplicate name {}, first declared at {}:{}", quoted(name->text),
-                                           first.line, first.col));
+    return error_at(name.pos, fmt::format("duplicate name {}, first declared at {}:{}", quoted(name.text),
+                                          first.line, first.col));
   }
-  st.name = std::string(name->text);
+  st.name = std::string(name.text);
 
-  Result<Token> device = expect(Tok::Word, "a device");
-  if (!device) return device.error();
-  st.device = std::string(device->text);
+  PLANCK_ASSIGN(const Token device, expect(Tok::Word, "a device"));
+  st.device = std::string(device.text);
+  PLANCK_ASSIGN(st.dtype, parse_dtype());
 
-  Result<Token> dtype = expect(Tok::Word, "a dtype");
-  if (!dtype) return dtype.error();
-  Result<Dtype> d = parse_dtype(*dtype);
-  if (!d) return d.error();
-  st.dtype = *d;
-
-  Result<Token> bytes_token = expect(Tok::Word, "a size in bytes");
-  if (!bytes_token) return bytes_token.error();
-  Result<Bytes> bytes = parse_number(*bytes_token, "size");
-  if (!bytes) return bytes.error();
-  if (*bytes % dtype_size(st.dtype) != 0) {
-    return error_at(bytes_token->pos, fmt::format("size {} is not a multiple of {} bytes, the size of {}",
-                                                  *bytes, dtype_size(st.dtype), dtype_name(st.dtype)));
+  const SourcePos bytes_pos = lex_.peek().pos;
+  PLANCK_ASSIGN(st.bytes, parse_number("a size in bytes", "size"));
+  if (st.bytes % dtype_size(st.dtype) != 0) {
+    return error_at(bytes_pos, fmt::format("size {} is not a multiple of {} bytes, the size of {}", st.bytes,
+                                           dtype_size(st.dtype), dtype_name(st.dtype)));
   }
-  st.bytes = *bytes;
 
-  if (Status s = parse_options(st); !s) return s;
-  if (Status s = end_statement(); !s) return s;
-  names_.emplace(name->text, static_cast<StorageId>(schedule_.storage.size()));
+  PLANCK_TRY(parse_options(st));
+  PLANCK_TRY(end_statement());
+  names_.emplace(name.text, static_cast<StorageId>(schedule_.storage.size()));
   schedule_.storage.push_back(std::move(st));
   return Ok{};
 }
@@ -383,30 +340,24 @@ Status Parser::parse_options(Storage& st) {
     }
     if (seen_phase) return error_at(option.pos, "`phase=` given twice");
     seen_phase = true;
-    if (Result<Token> eq = expect(Tok::Equals, "`=` after `phase`"); !eq) return eq.error();
-    Result<Token> value = expect(Tok::Word, "the phase in bytes");
-    if (!value) return value.error();
-    Result<Bytes> phase = parse_number(*value, "phase");
-    if (!phase) return phase.error();
-    st.phase = *phase;
+    PLANCK_TRY(expect(Tok::Equals, "`=` after `phase`"));
+    PLANCK_ASSIGN(st.phase, parse_number("the phase in bytes", "phase"));
   }
   return Ok{};
 }
 
 Status Parser::parse_call(Entry& e) {
   if (e.kind == Entry::Kind::Kernel) {
-    Result<Token> name = expect(Tok::Word, "a kernel name");
-    if (!name) return name.error();
-    e.name = std::string(name->text);
+    PLANCK_ASSIGN(const Token name, expect(Tok::Word, "a kernel name"));
+    e.name = std::string(name.text);
   }
   while (!at_statement_end()) {
     if (e.kind == Entry::Kind::Copy && e.args.size() == 2) {
       return error_at(lex_.peek().pos,
                       "copy takes exactly 2 arguments (destination, source); this is a third");
     }
-    Result<Arg> arg = parse_arg();
-    if (!arg) return arg.error();
-    e.args.push_back(std::move(*arg));
+    PLANCK_ASSIGN(Arg arg, parse_arg());
+    e.args.push_back(std::move(arg));
   }
   if (e.kind == Entry::Kind::Copy && e.args.size() != 2) {
     return error_at(
@@ -421,14 +372,12 @@ Status Parser::parse_loop(Entry& e, int depth) {
     constexpr std::string_view kFlag = "`flag=ARG` after `loop`";
     Token flag = lex_.take();
     if (flag.kind != Tok::Word || flag.text != "flag") return unexpected(flag, kFlag);
-    if (Result<Token> eq = expect(Tok::Equals, kFlag); !eq) return eq.error();
-    Result<Arg> arg = parse_arg();
-    if (!arg) return arg.error();
-    e.flag.push_back(std::move(*arg));
+    PLANCK_TRY(expect(Tok::Equals, kFlag));
+    PLANCK_ASSIGN(Arg arg, parse_arg());
+    e.flag.push_back(std::move(arg));
   }
-  Result<Token> open = expect(Tok::LBrace, "`{` to open the loop body");
-  if (!open) return open.error();
-  return parse_body(*open, e.body, depth);
+  PLANCK_ASSIGN(const Token open, expect(Tok::LBrace, "`{` to open the loop body"));
+  return parse_body(open, e.body, depth);
 }
 
 Status Parser::parse_body(const Token& open, std::vector<Entry>& body, int depth) {
@@ -441,8 +390,8 @@ Status Parser::parse_body(const Token& open, std::vector<Entry>& body, int depth
       return Ok{};
     } else if (t.kind == Tok::End) {
       return error_at(open.pos, "`{` is never closed");
-    } else if (Status s = parse_statement(body, depth); !s) {
-      return s;
+    } else {
+      PLANCK_TRY(parse_statement(body, depth));
     }
   }
 }
@@ -471,9 +420,7 @@ Result<Arg> Parser::parse_arg() {
     if (heads.size() == static_cast<std::size_t>(kMaxNesting)) {
       return error_at(t.pos, fmt::format("views nested deeper than {}", kMaxNesting));
     }
-    if (Result<Token> paren = expect(Tok::LParen, fmt::format("`(` after `{}`", t.text)); !paren) {
-      return paren.error();
-    }
+    PLANCK_TRY(expect(Tok::LParen, fmt::format("`(` after `{}`", t.text)));
     heads.emplace_back(t, *kind);
     t = lex_.take();
   }
@@ -492,7 +439,7 @@ Result<Arg> Parser::parse_arg() {
     Arg view;
     view.kind = kind;
     view.pos = head.pos;
-    if (Status s = close_view(head, view, std::move(arg), size); !s) return s.error();
+    PLANCK_TRY(close_view(head, view, std::move(arg), size));
     arg = std::move(view);
   }
   return arg;
@@ -507,16 +454,10 @@ Status Parser::close_view(const Token& head, Arg& view, Arg base, Bytes& size) {
     Bytes* fields[] = {&view.start, &view.length};
     constexpr std::string_view kWhat[] = {"shrink start", "shrink length"};
     for (int i = 0; i < 2; ++i) {
-      if (Result<Token> comma = expect(Tok::Comma, fmt::format("`,` before the {}", kWhat[i])); !comma) {
-        return comma.error();
-      }
-      Result<Token> number = expect(Tok::Word, fmt::format("the {}", kWhat[i]));
-      if (!number) return number.error();
-      Result<Bytes> value = parse_number(*number, kWhat[i]);
-      if (!value) return value.error();
-      *fields[i] = *value;
+      PLANCK_TRY(expect(Tok::Comma, fmt::format("`,` before the {}", kWhat[i])));
+      PLANCK_ASSIGN(*fields[i], parse_number(fmt::format("the {}", kWhat[i]), kWhat[i]));
     }
-    if (Result<Token> paren = expect(Tok::RParen, close); !paren) return paren.error();
+    PLANCK_TRY(expect(Tok::RParen, close));
     // Both are below 2^62, so the sum does not wrap.
     if (view.start + view.length > size) {
       return error_at(head.pos, fmt::format("{} reaches byte {} of a {}-byte base",
@@ -526,32 +467,29 @@ Status Parser::close_view(const Token& head, Arg& view, Arg base, Bytes& size) {
     return Ok{};
   }
   if (view.kind == Arg::Kind::Bitcast) {
-    if (Result<Token> comma = expect(Tok::Comma, "`,` before the dtype"); !comma) return comma.error();
-    Result<Token> name = expect(Tok::Word, "a dtype");
-    if (!name) return name.error();
-    Result<Dtype> d = parse_dtype(*name);
-    if (!d) return d.error();
-    view.dtype = *d;
-    if (Result<Token> paren = expect(Tok::RParen, close); !paren) return paren.error();
-    if (size % dtype_size(*d) != 0) {
+    PLANCK_TRY(expect(Tok::Comma, "`,` before the dtype"));
+    PLANCK_ASSIGN(view.dtype, parse_dtype());
+    PLANCK_TRY(expect(Tok::RParen, close));
+    if (size % dtype_size(view.dtype) != 0) {
       return error_at(head.pos,
                       fmt::format("{} views {} bytes, which is not a multiple of {}, the size of {}",
-                                  print_arg(schedule_, view), size, dtype_size(*d), dtype_name(*d)));
+                                  print_arg(schedule_, view), size, dtype_size(view.dtype),
+                                  dtype_name(view.dtype)));
     }
     return Ok{};
   }
   // after(ARG): the same bytes, ordered after earlier work.
-  if (Result<Token> paren = expect(Tok::RParen, close); !paren) return paren.error();
+  PLANCK_TRY(expect(Tok::RParen, close));
   return Ok{};
 }
 
-Result<Bytes> Parser::parse_number(const Token& t, std::string_view what) const {
-  Result<Bytes> value = parse_decimal(t.text, what);
-  if (!value) return error_at(t.pos, value.error().what);
-  return value;
+Result<Bytes> Parser::parse_number(std::string_view expected, std::string_view what) {
+  PLANCK_ASSIGN(const Token t, expect(Tok::Word, expected));
+  return cur_.decimal({t.text, t.pos}, what);
 }
 
-Result<Dtype> Parser::parse_dtype(const Token& t) const {
+Result<Dtype> Parser::parse_dtype() {
+  PLANCK_ASSIGN(const Token t, expect(Tok::Word, "a dtype"));
   if (std::optional<Dtype> d = dtype_from_name(t.text)) return *d;
   return error_at(
       t.pos,
@@ -643,21 +581,6 @@ void append_entries(std::string& out, const Schedule& s) {
   }
 }
 
-// Closes a file descriptor on every way out of read_file.
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 }  // namespace
 
 Result<Schedule> parse_schedule(std::string_view text, std::string_view file) {
@@ -665,9 +588,8 @@ Result<Schedule> parse_schedule(std::string_view text, std::string_view file) {
 }
 
 Result<Schedule> read_schedule(const std::string& path) {
-  Result<std::string> text = read_file(path);
-  if (!text) return text.error();
-  return parse_schedule(*text, path);
+  PLANCK_ASSIGN(const std::string text, read_file(path));
+  return parse_schedule(text, source_name(path));
 }
 
 std::string print_schedule(const Schedule& s) {
@@ -681,31 +603,6 @@ std::string print_arg(const Schedule& s, const Arg& arg) {
   std::string out;
   append_arg(out, s, arg);
   return out;
-}
-
-Result<std::string> read_file(const std::string& path) {
-  auto fail = [&](int err) {
-    return Error{path, "cannot read: " + std::error_code(err, std::generic_category()).message()};
-  };
-  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) return fail(errno);
-  struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) return fail(errno);
-  // open() succeeds on a directory; reading it would fail with a less clear errno.
-  if (S_ISDIR(info.st_mode)) return fail(EISDIR);
-  std::string text;
-  if (S_ISREG(info.st_mode) && info.st_size > 0) text.reserve(static_cast<std::size_t>(info.st_size));
-  char chunk[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd.get(), chunk, sizeof chunk);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail(errno);
-    }
-    if (n == 0) break;
-    text.append(chunk, static_cast<std::size_t>(n));
-  }
-  return text;
 }
 
 }  // namespace planck

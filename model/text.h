@@ -13,7 +13,8 @@ namespace planck {
 // Parses a schedule; errors are "FILE:LINE:COL: what is wrong".
 Result<Schedule> parse_schedule(std::string_view text, std::string_view file);
 
-// Reads and parses a schedule file; a file that cannot be read is an error too.
+// Reads and parses a schedule file (`-` is standard input); a file that
+// cannot be read is an error too.
 Result<Schedule> read_schedule(const std::string& path);
 
 // The canonical text: the header, every declaration in order, then the entries,
@@ -22,8 +23,5 @@ std::string print_schedule(const Schedule& s);
 
 // One argument in canonical text, e.g. "shrink(t1, 0, 1024)".
 std::string print_arg(const Schedule& s, const Arg& arg);
-
-// Reads a whole file into text, or says why it cannot.
-Result<std::string> read_file(const std::string& path);
 
 }  // namespace planck

@@ -1,4 +1,6 @@
 #include "model/text.h"
+
+#include "model/file.h"
 #include "tests/spec_example.h"
 
 #include <gmock/gmock.h>
@@ -6,8 +8,10 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -133,6 +137,21 @@ TEST(TextParse, CommentsBlankLinesAndCrlfAreIgnored) {
   EXPECT_EQ(s.storage[0].bytes, 4u);
   ASSERT_EQ(s.entries.size(), 1u);
   EXPECT_EQ(s.entries[0].pos.line, 6);
+}
+
+TEST(TextParse, AByteOrderMarkAtTheStartIsSkipped) {
+  Schedule s = parse_ok("\xef\xbb\xbfschedule v1\nbuffer a CPU int8 4\nkernel k a\n");
+  ASSERT_EQ(s.storage.size(), 1u);
+  EXPECT_EQ(s.storage[0].pos.line, 2);
+  // Columns on the first line are those an editor shows, without the mark.
+  EXPECT_EQ(parse_error("\xef\xbb\xbfschedule v2\n").where, "t.sched:1:10");
+}
+
+TEST(TextParse, AByteOrderMarkAnywhereElseIsNoBlank) {
+  Error e = parse_error("schedule v1\n\xef\xbb\xbf\n");
+  EXPECT_EQ(e.message(),
+            "t.sched:2:1: unknown statement `\\xef\\xbb\\xbf` (expected buffer, alloc, param, kernel, "
+            "copy, range or loop)");
 }
 
 TEST(TextParse, DeclarationsMayFollowEntries) {
@@ -509,6 +528,40 @@ TEST_F(TextFile, ADirectoryCannotBeRead) {
   Result<std::string> text = read_file(dir_.string());
   ASSERT_FALSE(text);
   EXPECT_EQ(text.error().what, "cannot read: Is a directory");
+}
+
+TEST_F(TextFile, APathThroughAFileCannotBeRead) {
+  Result<std::string> text = read_file(write("plain", "x") + "/inside");
+  ASSERT_FALSE(text);
+  EXPECT_EQ(text.error().what, "cannot read: Not a directory");
+}
+
+TEST_F(TextFile, AFileWithoutReadPermissionCannotBeRead) {
+  if (::geteuid() == 0) GTEST_SKIP() << "the superuser reads any file";
+  const std::string path = write("secret.sched", kSpecExample);
+  std::filesystem::permissions(path, std::filesystem::perms::none);
+  Result<std::string> text = read_file(path);
+  ASSERT_FALSE(text);
+  EXPECT_EQ(text.error().message(), path + ": cannot read: Permission denied");
+}
+
+TEST_F(TextFile, ADashReadsStandardInputAndNamesIt) {
+  ASSERT_NE(std::freopen(write("in.sched", "schedule v1\nkernel k a\n").c_str(), "rb", stdin), nullptr);
+  std::cin.clear();
+  Result<Schedule> s = read_schedule("-");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().message(), "<stdin>:2:10: undeclared name `a`");
+  EXPECT_EQ(source_name("-"), "<stdin>");
+  EXPECT_EQ(source_name("a.sched"), "a.sched");
+}
+
+TEST_F(TextFile, StandardInputKeepsEveryByte) {
+  const std::string bytes = std::string("\xef\xbb\xbf") + std::string(100000, 'x') + std::string("\0\r\n", 3);
+  ASSERT_NE(std::freopen(write("bytes", bytes).c_str(), "rb", stdin), nullptr);
+  std::cin.clear();
+  Result<std::string> text = read_file("-");
+  ASSERT_TRUE(text) << text.error().message();
+  EXPECT_EQ(*text, bytes);
 }
 
 TEST_F(TextFile, ReadFileKeepsEveryByte) {

@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "oracle/checker.h"
 #include "tools/commands.h"
 
@@ -13,8 +15,7 @@ struct CheckArgs {
 };
 
 void run_check(const CheckArgs& args) {
-  const Schedule s = load_schedule(args.schedule);
-  const Plan p = load_plan(args.plan);
+  const auto [s, p, scale] = load_check_input(args.schedule, args.plan);
   const std::vector<oracle::Violation> found =
       args.quadratic ? oracle::check_plan_quadratic(s, p) : oracle::check_plan(s, p);
   if (found.empty()) {
@@ -25,6 +26,14 @@ void run_check(const CheckArgs& args) {
   }
   for (const oracle::Violation& v : found) {
     fmt::print("{}: {}\n", args.plan, v.message);
+  }
+  const bool has_figures = std::any_of(found.begin(), found.end(), [](const oracle::Violation& v) {
+    return v.rule == oracle::Rule::OutsideArena || v.rule == oracle::Rule::Overlap;
+  });
+  if (scale != 1 && has_figures) {
+    fmt::print("{}: {} is judged at alignment 1, each of its bytes a block of {}: the byte figures above are "
+               "{} times its own\n",
+               args.plan, args.schedule, scale, scale);
   }
   throw Exit{kExitFound, fmt::format("{}: invalid plan for {}: {} violation{}", args.plan,
                                      args.schedule, found.size(), found.size() == 1 ? "" : "s")};
@@ -38,7 +47,7 @@ void add_check_command(CLI::App& app) {
       "check",
       "Check a plan file against a schedule, from any planner. Exit 0: valid; 1: each "
       "violation explained; 2: bad input.");
-  cmd->add_option("schedule", args->schedule, "the .sched file")->required();
+  cmd->add_option("schedule", args->schedule, "the .sched file, or a .csv interval problem")->required();
   cmd->add_option("plan", args->plan, "the .plan file")->required();
   cmd->add_flag("--quadratic", args->quadratic,
                 "use the plain O(n^2) checker, which lists every overlapping pair");

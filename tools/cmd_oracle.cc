@@ -5,6 +5,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "oracle/optimum.h"
@@ -22,10 +23,6 @@ struct OracleArgs {
   double timeout = 10;
   std::string plan;
 };
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 // `units` in bytes; a count too large for 64 bits is shown as units.
 std::string in_bytes(Bytes units, Bytes scale) {
@@ -63,14 +60,12 @@ oracle::OptimumOptions options_for(const OracleArgs& args, std::chrono::steady_c
   return o;
 }
 
-int run_csv(const OracleArgs& args, std::chrono::steady_clock::time_point start) {
-  auto p = read_intervals(args.file);
-  if (!p) throw Exit{kExitBadInput, p.error().message()};
-  auto r = oracle::solve_optimum(oracle::interval_packing(*p), options_for(args, start, 1));
+int run_csv(const OracleArgs& args, const IntervalProblem& p, std::chrono::steady_clock::time_point start) {
+  auto r = oracle::solve_optimum(oracle::interval_packing(p), options_for(args, start, 1));
   if (!r) throw Exit{kExitBadInput, args.file + ": " + r.error().message()};
-  print_answer("CSV", p->buffers.size(), *r, 1);
+  print_answer("CSV", p.buffers.size(), *r, 1);
   if (!args.plan.empty()) {
-    auto plan = oracle::interval_plan(*p, r->offsets, r->upper_bound);
+    auto plan = oracle::interval_plan(p, r->offsets, r->upper_bound);
     if (!plan) throw Exit{kExitBadInput, plan.error().message()};
     write_plan(args.plan, *plan);
   }
@@ -111,8 +106,7 @@ std::optional<Incumbent> best_heuristic(const std::vector<std::pair<std::string,
   return best;
 }
 
-int run_schedule(const OracleArgs& args, std::chrono::steady_clock::time_point start) {
-  const Schedule s = load_schedule(args.file);
+int run_schedule(const OracleArgs& args, const Schedule& s, std::chrono::steady_clock::time_point start) {
   auto devices = oracle::schedule_packings(s);
   if (!devices) throw Exit{kExitBadInput, devices.error().message()};
   if (devices->empty()) fmt::print("nothing planned\n");
@@ -146,7 +140,10 @@ int run_schedule(const OracleArgs& args, std::chrono::steady_clock::time_point s
 
 void run_oracle(const OracleArgs& args) {
   const auto start = std::chrono::steady_clock::now();
-  const int code = ends_with(args.file, ".csv") ? run_csv(args, start) : run_schedule(args, start);
+  const Problem problem = load_problem(args.file);
+  const int code = std::holds_alternative<IntervalProblem>(problem)
+                       ? run_csv(args, std::get<IntervalProblem>(problem), start)
+                       : run_schedule(args, std::get<Schedule>(problem), start);
   if (code != kExitOk) throw Exit{code, ""};
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "model/plan.h"
+#include "model/problem.h"
 #include "model/schedule.h"
 
 namespace planck::cli {
@@ -22,9 +23,23 @@ struct Exit {
   std::string message;  // printed on stderr when not empty
 };
 
-// Loaders for the commands: bad input ends the command with exit 2 and its place.
+// Loaders for the commands: bad input ends the command with exit 2 and its
+// place. A path of `-` is standard input.
+Problem load_problem(const std::string& path);
+// A schedule, or the one an interval problem stands for.
 Schedule load_schedule(const std::string& path);
 Plan load_plan(const std::string& path);
+
+// What `check` judges. For an interval problem, each of its bytes is a block
+// of 256 bytes, in the schedule and in the plan, so that the checker judges
+// the problem's alignment 1 (model/interval_schedule.h); the byte figures of
+// its messages are then `scale` times the problem's.
+struct CheckInput {
+  Schedule schedule;
+  Plan plan;
+  Bytes scale = 1;
+};
+CheckInput load_check_input(const std::string& schedule, const std::string& plan);
 // The integer value of an environment variable (0 when unset); a value that
 // is not an integer is bad input.
 int env_level(const char* name);
