@@ -1,6 +1,11 @@
 #include <fmt/format.h>
 
-#include "oracle/checker.h"
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "oracle/check/checker.h"
 #include "tools/commands.h"
 
 namespace planck::cli {
@@ -10,24 +15,31 @@ struct CheckArgs {
   std::string schedule;
   std::string plan;
   bool quadratic = false;
+  std::size_t max_overlaps = oracle::kOverlapsListed;
 };
 
 void run_check(const CheckArgs& args) {
   const Schedule s = load_schedule(args.schedule);
   const Plan p = load_plan(args.plan);
-  const std::vector<oracle::Violation> found =
-      args.quadratic ? oracle::check_plan_quadratic(s, p) : oracle::check_plan(s, p);
-  if (found.empty()) {
+  const oracle::CheckReport found = args.quadratic
+                                        ? oracle::check_plan_quadratic(s, p, args.max_overlaps)
+                                        : oracle::check_plan(s, p, args.max_overlaps);
+  if (found.violations.empty() && found.unlisted_overlaps == 0) {
     fmt::print("{}: valid plan for {}: {} buffer{} in {} arena{}\n", args.plan, args.schedule,
                p.placements.size(), p.placements.size() == 1 ? "" : "s", p.arenas.size(),
                p.arenas.size() == 1 ? "" : "s");
     return;
   }
-  for (const oracle::Violation& v : found) {
+  for (const oracle::Violation& v : found.violations) {
     fmt::print("{}: {}\n", args.plan, v.message);
   }
+  if (found.unlisted_overlaps > 0) {
+    fmt::print("{}: and {} more overlap{} past the first {} (--max-overlaps)\n", args.plan,
+               found.unlisted_overlaps, found.unlisted_overlaps == 1 ? "" : "s", args.max_overlaps);
+  }
+  const std::uint64_t total = found.violations.size() + found.unlisted_overlaps;
   throw Exit{kExitFound, fmt::format("{}: invalid plan for {}: {} violation{}", args.plan,
-                                     args.schedule, found.size(), found.size() == 1 ? "" : "s")};
+                                     args.schedule, total, total == 1 ? "" : "s")};
 }
 
 }  // namespace
@@ -41,7 +53,11 @@ void add_check_command(CLI::App& app) {
   cmd->add_option("schedule", args->schedule, "the .sched file")->required();
   cmd->add_option("plan", args->plan, "the .plan file")->required();
   cmd->add_flag("--quadratic", args->quadratic,
-                "use the plain O(n^2) checker, which lists every overlapping pair");
+                "use the plain O(n^2) checker, which finds every overlapping pair");
+  cmd->add_option("--max-overlaps", args->max_overlaps,
+                  "list at most this many overlaps, then one line counting the rest (a plan with "
+                  "every buffer at 0 overlaps in every pair)")
+      ->capture_default_str();
   cmd->callback([args] { run_check(*args); });
 }
 
