@@ -56,9 +56,7 @@ Resolution resolve(const Schedule& s, const Plan& p) {
     }
     std::optional<std::size_t>& first = r.placement_of[*out.storage];
     out.first = !first;
-    if (!first) {
-      first = i;
-    } else {
+    if (!out.first) {
       r.problems.push_back({.kind = PlanProblem::Kind::PlacedTwice,
                             .index = i,
                             .earlier = *first,
@@ -66,6 +64,7 @@ Resolution resolve(const Schedule& s, const Plan& p) {
                             .earlier_pos = p.placements[*first].pos});
       continue;
     }
+    first = i;
     if (!out.arena) {
       r.problems.push_back({.kind = PlanProblem::Kind::UnknownArena, .index = i, .pos = pl.pos});
     }
@@ -86,38 +85,39 @@ std::string first_at(const SourcePos& pos) {
 
 }  // namespace
 
-Error plan_problem_error(const Schedule& s, const Plan& p, const PlanProblem& problem) {
+namespace {
+
+std::string problem_text(const Schedule& s, const Plan& p, const PlanProblem& problem) {
   using Kind = PlanProblem::Kind;
   switch (problem.kind) {
     case Kind::ArenaTwice:
-      return Error{where(p.source, problem.pos),
-                   fmt::format("arena {} is declared twice{}", p.arenas[problem.index].name,
-                               first_at(problem.earlier_pos))};
+      return fmt::format("arena {} is declared twice{}", p.arenas[problem.index].name,
+                         first_at(problem.earlier_pos));
     case Kind::ArenaNamedLikeStorage: {
       const Storage& st = s.storage[problem.earlier];
-      return Error{where(p.source, problem.pos),
-                   fmt::format("arena {} has the name of the schedule's {} {}{}", st.name,
-                               storage_kind_name(st.kind), st.name,
-                               problem.earlier_pos.line > 0
-                                   ? fmt::format(" (line {})", problem.earlier_pos.line)
-                                   : "")};
+      return fmt::format("arena {} has the name of the schedule's {} {}{}", st.name,
+                         storage_kind_name(st.kind), st.name,
+                         problem.earlier_pos.line > 0
+                             ? fmt::format(" (line {})", problem.earlier_pos.line)
+                             : "");
     }
     case Kind::UnknownStorage:
-      return Error{where(p.source, problem.pos),
-                   fmt::format("{} is placed but the schedule declares no storage of that name",
-                               p.placements[problem.index].buffer)};
+      return fmt::format("{} is placed but the schedule declares no storage of that name",
+                         p.placements[problem.index].buffer);
     case Kind::PlacedTwice:
-      return Error{where(p.source, problem.pos),
-                   fmt::format("{} is placed twice{}", p.placements[problem.index].buffer,
-                               first_at(problem.earlier_pos))};
-    case Kind::UnknownArena: {
-      const Placement& pl = p.placements[problem.index];
-      return Error{where(p.source, problem.pos),
-                   fmt::format("{} is placed in arena {}, which the plan does not declare",
-                               pl.buffer, pl.arena)};
-    }
+      return fmt::format("{} is placed twice{}", p.placements[problem.index].buffer,
+                         first_at(problem.earlier_pos));
+    case Kind::UnknownArena:
+      return fmt::format("{} is placed in arena {}, which the plan does not declare",
+                         p.placements[problem.index].buffer, p.placements[problem.index].arena);
   }
-  return Error{where(p.source, problem.pos), "the plan does not resolve"};
+  return "the plan does not resolve";
+}
+
+}  // namespace
+
+Error plan_problem_error(const Schedule& s, const Plan& p, const PlanProblem& problem) {
+  return Error{where(p.source, problem.pos), problem_text(s, p, problem)};
 }
 
 }  // namespace planck

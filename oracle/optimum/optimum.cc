@@ -153,7 +153,7 @@ Result<Answer> Solver::fit_part(Part& part, Bytes capacity, Clock::time_point un
       if (f.offsets[k] < 0) return Error{"", "internal error: the " + by + " gave a negative offset"};
       bytes[k] = static_cast<Bytes>(f.offsets[k]) * part.unit;
     }
-    if (Status s = offer(part, std::move(bytes), by, capacity); !s) return s.error();
+    PLANCK_TRY(offer(part, std::move(bytes), by, capacity));
     return Answer::Fits;
   };
   const bool z3_fits_part = options_.use_z3 && part.units.size() <= options_.z3_max_items;
@@ -177,8 +177,7 @@ Result<Answer> Solver::fit_part(Part& part, Bytes capacity, Clock::time_point un
         const Fit check = z3().fit(units, confirm_until);
         if (check.outcome == FitOutcome::Found) {
           // Z3's placement, once it passes the checker, shows the search wrong.
-          Result<Answer> a = found(check, "z3");
-          if (!a) return a;
+          PLANCK_TRY(found(check, "z3"));
           return Error{"", fmt::format("internal error: the search proved that no placement fits "
                                        "{} bytes, but Z3 found one",
                                        capacity)};
@@ -209,10 +208,9 @@ Result<Answer> Solver::fit_all(Bytes capacity, Clock::time_point until) {
   std::stable_sort(order.begin(), order.end(), [](const Part* a, const Part* b) { return a->upper > b->upper; });
   Answer all = Answer::Fits;
   for (Part* part : order) {
-    Result<Answer> a = fit_part(*part, capacity, until);
-    if (!a) return a;
-    if (*a == Answer::DoesNotFit) return Answer::DoesNotFit;
-    if (*a == Answer::Unknown) all = Answer::Unknown;
+    PLANCK_ASSIGN(const Answer a, fit_part(*part, capacity, until));
+    if (a == Answer::DoesNotFit) return Answer::DoesNotFit;
+    if (a == Answer::Unknown) all = Answer::Unknown;
   }
   return all;
 }
@@ -230,24 +228,23 @@ Bytes Solver::upper() const {
 }
 
 Result<OptimumResult> Solver::run() {
-  if (Status s = check_problem(problem_); !s) return s.error();
+  PLANCK_TRY(check_problem(problem_));
   if (options_.incumbent && options_.incumbent->size() != problem_.items.size()) {
     return Error{"", fmt::format("the incumbent placement has {} offsets for {} items",
                                  options_.incumbent->size(), problem_.items.size())};
   }
   const double timeout = std::clamp(options_.timeout_seconds, 0.0, kMaxTimeoutSeconds);
   deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout));
-  if (Status s = set_up_parts(); !s) return s.error();
+  PLANCK_TRY(set_up_parts());
 
   // The question asked comes first, with all the time there is.
   const std::optional<Bytes> cap = options_.capacity;
   if (cap && *cap >= lower() && *cap < upper()) {
-    Result<Answer> a = fit_all(*cap, deadline_);
-    if (!a) return a.error();
-    if (*a == Answer::Unknown) return result();
+    PLANCK_ASSIGN(const Answer a, fit_all(*cap, deadline_));
+    if (a == Answer::Unknown) return result();
   }
   if (!cap || lower() <= *cap) {
-    if (Status s = minimize(); !s) return s.error();
+    PLANCK_TRY(minimize());
   }
   return result();
 }
@@ -286,9 +283,8 @@ Status Solver::minimize() {
     }
     first = false;
     const Clock::time_point until = last_try ? deadline_ : now + (deadline_ - now) / 2;
-    Result<Answer> a = fit_all(c, until);
-    if (!a) return a.error();
-    switch (*a) {
+    PLANCK_ASSIGN(const Answer a, fit_all(c, until));
+    switch (a) {
       case Answer::Fits:
         gallop = false;
         break;
@@ -347,13 +343,12 @@ std::string_view status_name(OptimumStatus s) {
 
 Result<OptimumResult> solve_optimum(const PackingProblem& p, const OptimumOptions& options) {
   Solver solver(p, options);
-  Result<OptimumResult> r = solver.run();
-  if (!r) return r;
+  PLANCK_ASSIGN(OptimumResult r, solver.run());
   // The whole placement, once more, by the checker.
-  if (std::string e = placement_error(p, r->offsets); !e.empty()) {
+  if (std::string e = placement_error(p, r.offsets); !e.empty()) {
     return Error{"", "internal error: the combined placement is invalid: " + e};
   }
-  if (arena_size(p, r->offsets) != r->upper_bound) {
+  if (arena_size(p, r.offsets) != r.upper_bound) {
     return Error{"", "internal error: the combined placement's arena is not the upper bound"};
   }
   return r;

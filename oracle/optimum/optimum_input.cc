@@ -86,14 +86,12 @@ Result<Plan> schedule_plan(const Schedule& s, const std::vector<DevicePacking>& 
     do {
       name = fmt::format("arena{}", k++);
     } while (taken.count(name) != 0);
-    Result<Bytes> size = to_bytes(arenas[d], "the arena of device " + devices[d].device);
-    if (!size) return size.error();
-    plan.arenas.push_back({name, devices[d].device, *size, {}});
+    PLANCK_ASSIGN(const Bytes size, to_bytes(arenas[d], "the arena of device " + devices[d].device));
+    plan.arenas.push_back({name, devices[d].device, size, {}});
     for (std::size_t i = 0; i < devices[d].buffers.size() && i < offsets[d].size(); ++i) {
       const std::string& buffer = s.storage[devices[d].buffers[i]].name;
-      Result<Bytes> place = to_bytes(offsets[d][i], "the place of buffer " + buffer);
-      if (!place) return place.error();
-      plan.placements.push_back({buffer, name, *place, {}});
+      PLANCK_ASSIGN(const Bytes place, to_bytes(offsets[d][i], "the place of buffer " + buffer));
+      plan.placements.push_back({buffer, name, place, {}});
     }
   }
   return plan;

@@ -156,7 +156,7 @@ bool search_reaches(const Bin& start, const Bin& b) {
 
 Result<std::vector<Encoded>> evaluate_encoding(const Params& p, Search search,
                                                const std::vector<Probe>& probes) {
-  if (Status v = validate(p); !v) return v.error();
+  PLANCK_TRY(validate(p));
   try {
     z3::context ctx;
     Encoder enc(ctx, p);
@@ -193,7 +193,7 @@ Result<std::vector<Encoded>> evaluate_encoding(const Params& p, Search search,
 }
 
 Result<Outcome> prove_search_lemma(const Params& p, Search search, unsigned timeout_ms) {
-  if (Status v = validate(p); !v) return v.error();
+  PLANCK_TRY(validate(p));
   try {
     z3::context ctx;
     Encoder enc(ctx, p);
@@ -213,7 +213,7 @@ Result<Outcome> prove_search_lemma(const Params& p, Search search, unsigned time
 }
 
 Result<Outcome> prove_rounding_fits(const Params& p, std::uint64_t limit, unsigned timeout_ms) {
-  if (Status v = validate(p); !v) return v.error();
+  PLANCK_TRY(validate(p));
   try {
     z3::context ctx;
     Encoder enc(ctx, p);
