@@ -4,7 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "model/text.h"
-#include "oracle/checker.h"
+#include "oracle/check/checker.h"
 #include "planner/planner.h"
 #include "properties/chain.h"
 

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "oracle/checker.h"
+#include "oracle/check/checker.h"
 #include "model/plan.h"
 #include "model/text.h"
 

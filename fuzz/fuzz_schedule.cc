@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "oracle/checker.h"
+#include "oracle/check/checker.h"
 #include "planner/planner.h"
 #include "planner/rewrite.h"
 #include "model/text.h"

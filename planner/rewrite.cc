@@ -3,7 +3,8 @@
 #include <fmt/format.h>
 
 #include <optional>
-#include <unordered_map>
+
+#include "model/resolve.h"
 
 namespace planck {
 namespace {
@@ -22,19 +23,15 @@ class Rewriter {
       : source_(std::move(source)), new_id_(std::move(new_id)), replace_(std::move(replace)) {}
 
   Status args(std::vector<Arg>& args, int depth) {
-    for (Arg& a : args) {
-      Status st = arg(a, depth);
-      if (!st) return st;
-    }
+    for (Arg& a : args) PLANCK_TRY(arg(a, depth));
     return Ok{};
   }
 
   Status entries(std::vector<Entry>& es) {
     for (Entry& e : es) {
-      Status st = args(e.args, 0);
-      if (st) st = args(e.flag, 0);
-      if (st) st = entries(e.body);
-      if (!st) return st;
+      PLANCK_TRY(args(e.args, 0));
+      PLANCK_TRY(args(e.flag, 0));
+      PLANCK_TRY(entries(e.body));
     }
     return Ok{};
   }
@@ -72,35 +69,23 @@ class Rewriter {
 Result<Schedule> rewrite(const Schedule& s, const Plan& p) {
   if (p.placements.empty()) return s;
 
-  std::unordered_map<std::string, std::size_t> arena_index;
-  for (std::size_t i = 0; i < p.arenas.size(); ++i) {
-    if (s.find(p.arenas[i].name)) {
-      return Error{"", fmt::format("arena {} has the name of storage the schedule declares",
-                                   p.arenas[i].name)};
-    }
-    if (!arena_index.emplace(p.arenas[i].name, i).second) {
-      return Error{"", fmt::format("arena {} is declared twice", p.arenas[i].name)};
-    }
-  }
+  const Resolution r = resolve(s, p);
+  if (!r.problems.empty()) return plan_problem_error(s, p, r.problems.front());
 
   std::vector<std::optional<Replacement>> replace(s.storage.size());
   std::vector<std::size_t> arena_of(s.storage.size());
-  for (const Placement& pl : p.placements) {
-    auto id = s.find(pl.buffer);
-    if (!id) return Error{"", fmt::format("the plan places {}, which the schedule does not declare", pl.buffer)};
-    auto arena = arena_index.find(pl.arena);
-    if (arena == arena_index.end()) {
-      return Error{"", fmt::format("the plan places {} in {}, which it does not declare", pl.buffer, pl.arena)};
-    }
-    if (replace[*id]) return Error{"", fmt::format("the plan places {} twice", pl.buffer)};
-    const Storage& b = s.storage[*id];
+  for (std::size_t i = 0; i < p.placements.size(); ++i) {
+    const Placement& pl = p.placements[i];
+    const StorageId id = *r.placements[i].storage;
+    const std::size_t arena = *r.placements[i].arena;
+    const Storage& b = s.storage[id];
     auto offset = checked_add(pl.place, b.phase);
     auto end = offset ? checked_add(*offset, b.bytes) : std::nullopt;
-    if (!end || *end > p.arenas[arena->second].size) {
+    if (!end || *end > p.arenas[arena].size) {
       return Error{"", fmt::format("the plan places {} past the end of {}", pl.buffer, pl.arena)};
     }
-    replace[*id] = Replacement{0, *offset, b.bytes, b.dtype};
-    arena_of[*id] = arena->second;
+    replace[id] = Replacement{0, *offset, b.bytes, b.dtype};
+    arena_of[id] = arena;
   }
 
   Schedule out;
@@ -122,8 +107,7 @@ Result<Schedule> rewrite(const Schedule& s, const Plan& p) {
 
   out.entries = s.entries;
   Rewriter rw(s.source, std::move(new_id), std::move(replace));
-  Status st = rw.entries(out.entries);
-  if (!st) return st.error();
+  PLANCK_TRY(rw.entries(out.entries));
   return out;
 }
 

@@ -12,7 +12,9 @@ namespace planck {
 // reference to a placed buffer becomes
 // bitcast(shrink(arena, place + phase, bytes), dtype) and its declaration
 // goes away. Nothing else changes. An empty plan gives the schedule back.
-// A plan that names unknown storage or arenas is an error.
+// A plan that does not resolve (model/resolve.h), an arena named like storage
+// included, is an error at its place in the plan; so is a buffer placed past
+// the end of its arena.
 Result<Schedule> rewrite(const Schedule& s, const Plan& p);
 
 }  // namespace planck

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "oracle/checker.h"
-#include "oracle/optimum.h"
-#include "oracle/optimum_input.h"
-#include "oracle/shadow.h"
+#include "oracle/check/checker.h"
+#include "oracle/optimum/optimum.h"
+#include "oracle/optimum/optimum_input.h"
+#include "oracle/check/shadow.h"
 #include "planner/rewrite.h"
 #include "model/text.h"
 #include "properties/choices.h"

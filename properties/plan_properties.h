@@ -19,10 +19,10 @@ namespace planck::props {
 
 using PlanStatement = void (*)(const Planner& planner, const Schedule& s);
 
-// The static checker (oracle/checker.h) finds nothing wrong with the plan.
+// The static checker (oracle/check/checker.h) finds nothing wrong with the plan.
 void plan_passes_checker(const Planner& planner, const Schedule& s);
 
-// The shadow executor (oracle/shadow.h), running every loop body twice,
+// The shadow executor (oracle/check/shadow.h), running every loop body twice,
 // finds no buffer whose bytes another took while it was still to be used.
 void plan_passes_shadow_executor(const Planner& planner, const Schedule& s);
 

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "oracle/checker.h"
-#include "oracle/shadow.h"
+#include "oracle/check/checker.h"
+#include "oracle/check/shadow.h"
 #include "planner/planner.h"
 #include "model/text.h"
 #include "tests/run_command.h"

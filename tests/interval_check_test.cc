@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "model/interval_schedule.h"
-#include "oracle/checker.h"
+#include "oracle/check/checker.h"
 
 namespace planck {
 namespace {

@@ -8,8 +8,8 @@
 #include <variant>
 #include <vector>
 
-#include "oracle/optimum.h"
-#include "oracle/optimum_input.h"
+#include "oracle/optimum/optimum.h"
+#include "oracle/optimum/optimum_input.h"
 #include "model/intervals.h"
 #include "planner/planner.h"
 #include "tools/commands.h"

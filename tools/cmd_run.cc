@@ -3,9 +3,10 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 
-#include "oracle/shadow.h"
+#include "oracle/check/shadow.h"
 #include "tools/commands.h"
 
 namespace planck::cli {
@@ -20,18 +21,23 @@ struct RunArgs {
 void run_run(const RunArgs& args) {
   const Schedule s = load_schedule(args.schedule);
   const Plan p = load_plan(args.plan);
-  Result<oracle::ShadowRun> run = oracle::run_shadow(s, p, args.options);
+  const Result<oracle::ShadowRun> run = oracle::run_shadow(s, p, args.options);
   if (!run) throw Exit{kExitBadInput, run.error().message()};
-  if (!run->clobber) {
-    fmt::print("{}: no clobber running {}: {} calls, each loop body {} times\n", args.plan,
-               args.schedule, run->calls, args.options.iterations);
-    return;
+  auto where = [&](const oracle::UseSite& at) {
+    return at.line > 0 ? fmt::format("{}:{}", args.schedule, at.line) : args.schedule;
+  };
+  if (const std::optional<oracle::OutsideArena>& o = run->outside) {
+    fmt::print("{}: {}\n", where(o->at), o->message());
+    throw Exit{kExitFound, fmt::format("{}: the plan puts {} past the end of {} in {}", args.plan,
+                                       o->buffer, o->arena, args.schedule)};
   }
-  const oracle::Clobber& c = *run->clobber;
-  const std::string where =
-      c.after.line > 0 ? fmt::format("{}:{}", args.schedule, c.after.line) : args.schedule;
-  fmt::print("{}: {}\n", where, c.message());
-  throw Exit{kExitFound, fmt::format("{}: the plan clobbers {} in {}", args.plan, c.victim, args.schedule)};
+  if (const std::optional<oracle::Clobber>& c = run->clobber) {
+    fmt::print("{}: {}\n", where(c->after), c->message());
+    throw Exit{kExitFound,
+               fmt::format("{}: the plan clobbers {} in {}", args.plan, c->victim, args.schedule)};
+  }
+  fmt::print("{}: no clobber running {}: {} calls, each loop body {} times\n", args.plan,
+             args.schedule, run->calls, args.options.iterations);
 }
 
 }  // namespace
@@ -40,9 +46,9 @@ void add_run_command(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* cmd = app.add_subcommand(
       "run",
-      "Run a schedule with a plan over shadow memory and report the first clobber: which buffer "
-      "took which bytes, where, between which two uses of the buffer that lost them. Exit 0: no "
-      "clobber; 1: a clobber; 2: bad input.");
+      "Run a schedule with a plan over shadow memory and report the first fault: a clobber (which "
+      "buffer took which bytes, where, between which two uses of the buffer that lost them) or a "
+      "buffer whose bytes reach past its arena. Exit 0: no fault; 1: a fault; 2: bad input.");
   cmd->add_option("schedule", args->schedule, "the .sched file")->required();
   cmd->add_option("plan", args->plan, "the .plan file")->required();
   cmd->add_option("--iterations", args->options.iterations,

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "oracle/checker.h"
+#include "oracle/check/checker.h"
 #include "planner/planner.h"
 #include "tools/commands.h"
 

@@ -1,0 +1,123 @@
+#include "model/resolve.h"
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace planck {
+
+Resolution resolve(const Schedule& s, const Plan& p) {
+  std::unordered_map<std::string_view, StorageId> storage_named;  // the first of each name
+  for (StorageId id = 0; id < s.storage.size(); ++id) storage_named.emplace(s.storage[id].name, id);
+  auto storage = [&](std::string_view name) -> std::optional<StorageId> {
+    const auto it = storage_named.find(name);
+    if (it == storage_named.end()) return std::nullopt;
+    return it->second;
+  };
+
+  Resolution r;
+  std::unordered_map<std::string_view, std::size_t> arena_named;  // the first of each name
+  r.arenas.reserve(p.arenas.size());
+  for (std::size_t a = 0; a < p.arenas.size(); ++a) {
+    const Arena& arena = p.arenas[a];
+    const auto [first, fresh] = arena_named.emplace(arena.name, a);
+    ResolvedArena& out = r.arenas.emplace_back();
+    out.first = first->second;
+    out.named_like = storage(arena.name);
+    if (!fresh) {
+      r.problems.push_back({.kind = PlanProblem::Kind::ArenaTwice,
+                            .index = a,
+                            .earlier = out.first,
+                            .pos = arena.pos,
+                            .earlier_pos = p.arenas[out.first].pos});
+    } else if (out.named_like) {
+      r.problems.push_back({.kind = PlanProblem::Kind::ArenaNamedLikeStorage,
+                            .index = a,
+                            .earlier = *out.named_like,
+                            .pos = arena.pos,
+                            .earlier_pos = s.storage[*out.named_like].pos});
+    }
+  }
+
+  r.placement_of.assign(s.storage.size(), std::nullopt);
+  r.placements.reserve(p.placements.size());
+  for (std::size_t i = 0; i < p.placements.size(); ++i) {
+    const Placement& pl = p.placements[i];
+    ResolvedPlacement& out = r.placements.emplace_back();
+    out.storage = storage(pl.buffer);
+    if (const auto arena = arena_named.find(pl.arena); arena != arena_named.end()) {
+      out.arena = arena->second;
+    }
+    if (!out.storage) {
+      r.problems.push_back({.kind = PlanProblem::Kind::UnknownStorage, .index = i, .pos = pl.pos});
+      continue;
+    }
+    std::optional<std::size_t>& first = r.placement_of[*out.storage];
+    out.first = !first;
+    if (!out.first) {
+      r.problems.push_back({.kind = PlanProblem::Kind::PlacedTwice,
+                            .index = i,
+                            .earlier = *first,
+                            .pos = pl.pos,
+                            .earlier_pos = p.placements[*first].pos});
+      continue;
+    }
+    first = i;
+    if (!out.arena) {
+      r.problems.push_back({.kind = PlanProblem::Kind::UnknownArena, .index = i, .pos = pl.pos});
+    }
+  }
+  return r;
+}
+
+namespace {
+
+std::string where(const std::string& file, const SourcePos& pos) {
+  return pos.line > 0 ? fmt::format("{}:{}:{}", file, pos.line, pos.col) : file;
+}
+
+// " (first at line N)", or nothing for a plan built in code.
+std::string first_at(const SourcePos& pos) {
+  return pos.line > 0 ? fmt::format(" (first at line {})", pos.line) : "";
+}
+
+}  // namespace
+
+namespace {
+
+std::string problem_text(const Schedule& s, const Plan& p, const PlanProblem& problem) {
+  using Kind = PlanProblem::Kind;
+  switch (problem.kind) {
+    case Kind::ArenaTwice:
+      return fmt::format("arena {} is declared twice{}", p.arenas[problem.index].name,
+                         first_at(problem.earlier_pos));
+    case Kind::ArenaNamedLikeStorage: {
+      const Storage& st = s.storage[problem.earlier];
+      return fmt::format("arena {} has the name of the schedule's {} {}{}", st.name,
+                         storage_kind_name(st.kind), st.name,
+                         problem.earlier_pos.line > 0
+                             ? fmt::format(" (line {})", problem.earlier_pos.line)
+                             : "");
+    }
+    case Kind::UnknownStorage:
+      return fmt::format("{} is placed but the schedule declares no storage of that name",
+                         p.placements[problem.index].buffer);
+    case Kind::PlacedTwice:
+      return fmt::format("{} is placed twice{}", p.placements[problem.index].buffer,
+                         first_at(problem.earlier_pos));
+    case Kind::UnknownArena:
+      return fmt::format("{} is placed in arena {}, which the plan does not declare",
+                         p.placements[problem.index].buffer, p.placements[problem.index].arena);
+  }
+  return "the plan does not resolve";
+}
+
+}  // namespace
+
+Error plan_problem_error(const Schedule& s, const Plan& p, const PlanProblem& problem) {
+  return Error{where(p.source, problem.pos), problem_text(s, p, problem)};
+}
+
+}  // namespace planck

@@ -1,0 +1,69 @@
+#include "oracle/check/lifetimes.h"
+
+#include <variant>
+
+namespace planck::oracle {
+namespace {
+
+constexpr std::size_t kNotTaken = static_cast<std::size_t>(-1);
+
+// Calls take(storage) for every storage the top-level entry `top` takes, in
+// the order of rule 1, repeats included. It walks an explicit stack instead
+// of recursing, so that however deep loops nest, the depth costs heap, not
+// call stack. A stack item is an entry still to walk or a loop flag still to
+// take; a loop pushes its flag under its body so the flag comes after it.
+template <class Take>
+void for_each_taken(const Entry& top, Take take) {
+  std::vector<std::variant<const Entry*, const Arg*>> stack{&top};
+  while (!stack.empty()) {
+    auto item = stack.back();
+    stack.pop_back();
+    if (const Arg* const* flag = std::get_if<const Arg*>(&item)) {
+      take(storage_of(**flag));
+      continue;
+    }
+    const Entry& e = *std::get<const Entry*>(item);
+    switch (e.kind) {
+      case Entry::Kind::Kernel:
+      case Entry::Kind::Copy:
+        for (const Arg& arg : e.args) take(storage_of(arg));
+        break;
+      case Entry::Kind::Range:
+      case Entry::Kind::Loop:
+        for (auto it = e.flag.rbegin(); it != e.flag.rend(); ++it) stack.emplace_back(&*it);
+        for (auto it = e.body.rbegin(); it != e.body.rend(); ++it) stack.emplace_back(&*it);
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Lifetime> taken_storage(const Schedule& s) {
+  std::vector<Lifetime> taken;
+  std::vector<std::size_t> index_of(s.storage.size(), kNotTaken);  // into `taken`
+  for (std::size_t entry = 0; entry < s.entries.size(); ++entry) {
+    for_each_taken(s.entries[entry], [&](StorageId id) {
+      if (index_of[id] == kNotTaken) {
+        index_of[id] = taken.size();
+        taken.push_back({.storage = id, .first = entry, .last = entry});
+      }
+      taken[index_of[id]].last = entry;
+    });
+  }
+  return taken;
+}
+
+bool plannable(const Storage& s) {
+  return s.kind == StorageKind::Buffer && !s.held && !is_disk(s.device);
+}
+
+std::vector<Lifetime> planned_buffers(const Schedule& s) {
+  std::vector<Lifetime> planned;
+  for (const Lifetime& life : taken_storage(s)) {
+    if (plannable(s.storage[life.storage])) planned.push_back(life);
+  }
+  return planned;
+}
+
+}  // namespace planck::oracle

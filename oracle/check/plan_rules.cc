@@ -1,0 +1,209 @@
+#include "oracle/check/plan_rules.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+
+namespace planck::oracle {
+namespace {
+
+Unplanned why_unplanned(const Storage& st) {
+  if (st.kind == StorageKind::Alloc) return Unplanned::Alloc;
+  if (st.kind == StorageKind::Param) return Unplanned::Param;
+  if (st.held) return Unplanned::Held;
+  if (is_disk(st.device)) return Unplanned::OnDisk;
+  return Unplanned::NotTaken;
+}
+
+class PlanRules {
+ public:
+  PlanRules(const Schedule& s, const Plan& p, const Resolution& r,
+            const std::vector<Lifetime>& planned)
+      : s_(s), p_(p), r_(r), planned_(planned), life_of_(s.storage.size()) {
+    for (const Lifetime& life : planned) life_of_[life.storage] = &life;
+  }
+
+  PlanRulesResult judge() {
+    for (std::size_t a = 0; a < p_.arenas.size(); ++a) judge_arena(a);
+    for (std::size_t i = 0; i < p_.placements.size(); ++i) judge_placement(i);
+    for (const Lifetime& life : planned_) {
+      if (!r_.placement_of[life.storage]) {
+        report({.rule = Rule::NotPlaced,
+                .buffers = {s_.storage[life.storage].name},
+                .lives = {entry_span(s_, life.first, life.last)}});
+      }
+    }
+    judge_devices();
+    return std::move(out_);
+  }
+
+ private:
+  void report(Violation v) { out_.violations.push_back(std::move(v)); }
+
+  // An arena declared again is only that; the first of a name is judged for
+  // its name and its size.
+  void judge_arena(std::size_t a) {
+    const Arena& arena = p_.arenas[a];
+    const ResolvedArena& resolved = r_.arenas[a];
+    if (resolved.first != a) {
+      report({.rule = Rule::ArenaTwice,
+              .arenas = {arena.name},
+              .plan_lines = {p_.arenas[resolved.first].pos.line, arena.pos.line}});
+      return;
+    }
+    if (resolved.named_like) {
+      const Storage& st = s_.storage[*resolved.named_like];
+      report({.rule = Rule::ArenaTwice,
+              .buffers = {st.name},
+              .arenas = {arena.name},
+              .plan_lines = {arena.pos.line},
+              .storage_kind = st.kind,
+              .storage_line = st.pos.line});
+    }
+    if (arena.size % kPlaceAlign != 0) {
+      report({.rule = Rule::ArenaSize,
+              .arenas = {arena.name},
+              .plan_lines = {arena.pos.line},
+              .arena_size = arena.size});
+    }
+  }
+
+  // The first rule broken of: unknown storage, not planned, placed twice,
+  // unknown arena; else the rules on the placement in its arena.
+  void judge_placement(std::size_t i) {
+    const Placement& pl = p_.placements[i];
+    const ResolvedPlacement& resolved = r_.placements[i];
+    const int line = pl.pos.line;
+    if (!resolved.storage) {
+      report({.rule = Rule::UnknownStorage, .buffers = {pl.buffer}, .plan_lines = {line}});
+      return;
+    }
+    const Storage& st = s_.storage[*resolved.storage];
+    const Lifetime* life = life_of_[*resolved.storage];
+    if (!life) {
+      const Unplanned why = why_unplanned(st);
+      report({.rule = Rule::NotPlanned,
+              .buffers = {pl.buffer},
+              .devices = why == Unplanned::OnDisk ? std::vector{st.device} : std::vector<std::string>{},
+              .plan_lines = {line},
+              .unplanned = why});
+      return;
+    }
+    if (!resolved.first) {
+      const std::size_t first = *r_.placement_of[*resolved.storage];
+      report({.rule = Rule::PlacedTwice,
+              .buffers = {pl.buffer},
+              .plan_lines = {p_.placements[first].pos.line, line}});
+      return;
+    }
+    if (!resolved.arena) {
+      report({.rule = Rule::UnknownArena,
+              .buffers = {pl.buffer},
+              .arenas = {pl.arena},
+              .plan_lines = {line}});
+      return;
+    }
+    judge_in_arena(i, *life, *resolved.arena);
+  }
+
+  // Device, alignment and end of a placement of a planned buffer. One whose
+  // end is a number joins the overlap check.
+  void judge_in_arena(std::size_t i, const Lifetime& life, std::size_t a) {
+    const Placement& pl = p_.placements[i];
+    const Storage& buffer = s_.storage[life.storage];
+    const Arena& arena = p_.arenas[a];
+    const int line = pl.pos.line;
+    if (arena.device != buffer.device) {
+      report({.rule = Rule::WrongDevice,
+              .buffers = {buffer.name},
+              .arenas = {arena.name},
+              .devices = {buffer.device, arena.device},
+              .plan_lines = {line}});
+    }
+    if (pl.place % kPlaceAlign != 0) {
+      report({.rule = Rule::Misaligned,
+              .buffers = {buffer.name},
+              .arenas = {arena.name},
+              .plan_lines = {line},
+              .place = pl.place});
+    }
+    const Result<Bytes> rounded = rounded_size(buffer);
+    const std::optional<Bytes> end = rounded ? checked_add(pl.place, *rounded) : std::nullopt;
+    if (!end) {
+      report({.rule = Rule::OutsideArena,
+              .buffers = {buffer.name},
+              .arenas = {arena.name},
+              .plan_lines = {line},
+              .place = pl.place,
+              .phase = buffer.phase,
+              .bytes = buffer.bytes});
+      return;
+    }
+    const ByteRange block{pl.place, *end};
+    if (block.end > arena.size) {
+      report({.rule = Rule::OutsideArena,
+              .buffers = {buffer.name},
+              .arenas = {arena.name},
+              .plan_lines = {line},
+              .blocks = {block},
+              .arena_size = arena.size});
+    }
+    out_.placed.push_back({.placement = i, .arena = a, .life = life, .block = block});
+  }
+
+  // Exactly one arena (the first of each name) per device with planned
+  // buffers, and none on other devices.
+  void judge_devices() {
+    std::vector<std::string_view> devices;  // with planned buffers, in order of first use
+    std::unordered_map<std::string_view, std::vector<std::string>> buffers_on;
+    for (const Lifetime& life : planned_) {
+      const Storage& st = s_.storage[life.storage];
+      auto [it, fresh] = buffers_on.try_emplace(st.device);
+      if (fresh) devices.push_back(st.device);
+      it->second.push_back(st.name);
+    }
+    std::unordered_map<std::string_view, std::vector<std::size_t>> arenas_on;
+    for (std::size_t a = 0; a < p_.arenas.size(); ++a) {
+      if (r_.arenas[a].first == a) arenas_on[p_.arenas[a].device].push_back(a);
+    }
+    for (std::string_view device : devices) {
+      const std::vector<std::size_t>& arenas = arenas_on[device];
+      if (arenas.size() == 1) continue;
+      Violation v{.rule = Rule::DeviceArenas,
+                  .buffers = std::move(buffers_on[device]),
+                  .devices = {std::string(device)}};
+      for (std::size_t a : arenas) {
+        v.arenas.push_back(p_.arenas[a].name);
+        v.plan_lines.push_back(p_.arenas[a].pos.line);
+      }
+      report(std::move(v));
+    }
+    for (std::size_t a = 0; a < p_.arenas.size(); ++a) {
+      const Arena& arena = p_.arenas[a];
+      if (r_.arenas[a].first == a && !buffers_on.contains(arena.device)) {
+        report({.rule = Rule::DeviceArenas,
+                .arenas = {arena.name},
+                .devices = {arena.device},
+                .plan_lines = {arena.pos.line}});
+      }
+    }
+  }
+
+  const Schedule& s_;
+  const Plan& p_;
+  const Resolution& r_;
+  const std::vector<Lifetime>& planned_;
+  std::vector<const Lifetime*> life_of_;  // by StorageId: its lifetime if planned, else null
+  PlanRulesResult out_;
+};
+
+}  // namespace
+
+PlanRulesResult judge_plan_rules(const Schedule& s, const Plan& p, const Resolution& r,
+                                 const std::vector<Lifetime>& planned) {
+  return PlanRules(s, p, r, planned).judge();
+}
+
+}  // namespace planck::oracle

@@ -1,0 +1,357 @@
+#include "oracle/check/shadow.h"
+
+#include <algorithm>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "model/resolve.h"
+
+namespace planck::oracle {
+namespace {
+
+constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
+constexpr std::size_t kUntracked = static_cast<std::size_t>(-1);
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return checked_add(a, b).value_or(kSaturated);
+}
+std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+  return checked_mul(a, b).value_or(kSaturated);
+}
+
+// The shadow of one arena: disjoint byte ranges, each owned by the buffer
+// (an index into the run's tracked buffers) that claimed it last. Bytes are
+// only ever handed from one owner to another, never back to nobody, so a
+// buffer's range stays covered from its claim on.
+class Shadow {
+ public:
+  struct Run {
+    Bytes begin = 0;
+    Bytes end = 0;
+    std::size_t owner = 0;
+  };
+
+  // Hands [begin, end) to owner, whoever held it.
+  void claim(Bytes begin, Bytes end, std::size_t owner) {
+    if (begin == end) return;
+    split_at(begin);
+    split_at(end);
+    segments_.erase(segments_.lower_bound(begin), segments_.lower_bound(end));
+    segments_.emplace(begin, Segment{end, owner});
+  }
+
+  // The lowest bytes of [begin, end) that another buffer holds: the longest
+  // run from there held by that one buffer. Nullopt when owner holds them all.
+  std::optional<Run> first_foreign(Bytes begin, Bytes end, std::size_t owner) const {
+    if (begin == end) return std::nullopt;
+    auto it = segments_.upper_bound(begin);
+    if (it != segments_.begin()) --it;
+    for (; it != segments_.end() && it->first < end; ++it) {
+      if (it->second.end <= begin || it->second.owner == owner) continue;
+      Run run{std::max(it->first, begin), std::min(it->second.end, end), it->second.owner};
+      for (++it; it != segments_.end() && it->first == run.end && run.end < end &&
+                 it->second.owner == run.owner;
+           ++it) {
+        run.end = std::min(it->second.end, end);
+      }
+      return run;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  struct Segment {
+    Bytes end = 0;
+    std::size_t owner = 0;
+  };
+
+  // Cuts the segment that straddles `at`, if any, in two at `at`.
+  void split_at(Bytes at) {
+    auto it = segments_.upper_bound(at);
+    if (it == segments_.begin()) return;
+    --it;
+    if (it->first < at && at < it->second.end) {
+      segments_.emplace(at, Segment{it->second.end, it->second.owner});
+      it->second.end = at;
+    }
+  }
+
+  std::map<Bytes, Segment> segments_;  // keyed by the first byte of the segment
+};
+
+// A use as the run records it: cheap to copy into a buffer's record on every
+// use; turned into a UseSite only for a report.
+struct Site {
+  std::size_t entry = 0;
+  const Entry* call = nullptr;  // a kernel or copy; a loop for its flag check
+  std::vector<std::uint64_t> iterations;
+};
+
+// A placed storage: its bytes and what the run has seen of it.
+struct Tracked {
+  StorageId storage = 0;
+  std::size_t arena = 0;
+  Bytes begin = 0;  // [begin, end) of its arena
+  Bytes end = 0;
+  std::uint64_t claimed_in = 0;  // the number of the call that claimed its bytes; 0 until then
+  Site claim;                    // that call
+  Site last;                     // its last use that ended with all its bytes its own
+  std::uint64_t listed_in = 0;   // the last call that listed it, so each call lists it once
+};
+
+struct Placed {
+  std::vector<Tracked> tracked;
+  std::vector<std::size_t> track_of;  // by StorageId: index into tracked, or kUntracked
+};
+
+// Each placement's storage, arena and bytes. Only the plan's structure is
+// judged here; whether each placement is right is the checker's question,
+// and wrong ones are for the run to expose. An arena named like storage is
+// no obstacle: the run knows arenas by their place in the plan.
+Result<Placed> place_storage(const Schedule& s, const Plan& p) {
+  const Resolution r = resolve(s, p);
+  for (const PlanProblem& problem : r.problems) {
+    if (problem.kind != PlanProblem::Kind::ArenaNamedLikeStorage) {
+      return plan_problem_error(s, p, problem);
+    }
+  }
+  Placed out;
+  out.track_of.assign(s.storage.size(), kUntracked);
+  for (std::size_t i = 0; i < p.placements.size(); ++i) {
+    const Placement& pl = p.placements[i];
+    const StorageId id = *r.placements[i].storage;
+    const Storage& st = s.storage[id];
+    std::optional<Bytes> begin = checked_add(pl.place, st.phase);
+    std::optional<Bytes> end = begin ? checked_add(*begin, st.bytes) : std::nullopt;
+    if (!end) {
+      return Error{pl.pos.line > 0 ? fmt::format("{}:{}:{}", p.source, pl.pos.line, pl.pos.col)
+                                   : p.source,
+                   fmt::format("{} at place {} (phase {}, {} bytes) ends past the largest address",
+                               pl.buffer, pl.place, st.phase, st.bytes)};
+    }
+    out.track_of[id] = out.tracked.size();
+    Tracked t;
+    t.storage = id;
+    t.arena = *r.placements[i].arena;
+    t.begin = *begin;
+    t.end = *end;
+    out.tracked.push_back(std::move(t));
+  }
+  return out;
+}
+
+std::optional<std::uint64_t> count_entries(const std::vector<Entry>& entries, std::uint64_t iterations,
+                                           int depth) {
+  if (depth > kMaxNesting) return std::nullopt;
+  std::uint64_t total = 0;
+  for (const Entry& e : entries) {
+    if (e.kind == Entry::Kind::Kernel || e.kind == Entry::Kind::Copy) {
+      total = saturating_add(total, 1);
+      continue;
+    }
+    std::optional<std::uint64_t> body = count_entries(e.body, iterations, depth + 1);
+    if (!body) return std::nullopt;
+    const std::uint64_t per_iteration = saturating_add(*body, e.kind == Entry::Kind::Loop ? 1 : 0);
+    total = saturating_add(total, saturating_mul(per_iteration, iterations));
+  }
+  return total;
+}
+
+class Runner {
+ public:
+  Runner(const Schedule& s, const Plan& p, Placed placed, std::uint64_t iterations)
+      : s_(s),
+        p_(p),
+        tracked_(std::move(placed.tracked)),
+        track_of_(std::move(placed.track_of)),
+        shadows_(p.arenas.size()),
+        iterations_(iterations) {}
+
+  ShadowRun run() {
+    for (entry_ = 0; entry_ < s_.entries.size(); ++entry_) {
+      if (!run_entry(s_.entries[entry_])) break;
+    }
+    return ShadowRun{calls_, std::move(clobber_), std::move(outside_)};
+  }
+
+ private:
+  // Each returns false once a clobber is found, to stop the run there.
+  bool run_entry(const Entry& e) {
+    switch (e.kind) {
+      case Entry::Kind::Kernel:
+      case Entry::Kind::Copy:
+        return use(e, e.args);
+      case Entry::Kind::Range:
+      case Entry::Kind::Loop:
+        break;
+    }
+    loop_iterations_.push_back(0);
+    for (std::uint64_t k = 1; k <= iterations_; ++k) {
+      loop_iterations_.back() = k;
+      for (const Entry& inner : e.body) {
+        if (!run_entry(inner)) return false;
+      }
+      if (e.kind == Entry::Kind::Loop && !use(e, e.flag)) return false;
+    }
+    loop_iterations_.pop_back();
+    return true;
+  }
+
+  // One call: claims for first uses, checks for later ones, then checks that
+  // every buffer the call uses still owns all its bytes after the claims.
+  bool use(const Entry& call, const std::vector<Arg>& args) {
+    ++calls_;
+    used_.clear();
+    for (const Arg& arg : args) {
+      const std::size_t t = track_of_[storage_of(arg)];
+      if (t == kUntracked || tracked_[t].listed_in == calls_) continue;
+      tracked_[t].listed_in = calls_;
+      used_.push_back(t);
+    }
+    for (std::size_t t : used_) {
+      Tracked& b = tracked_[t];
+      if (b.claimed_in == 0) {
+        if (!inside_arena(t, call)) return false;
+        b.claimed_in = calls_;
+        record(b.claim, call);
+        shadows_[b.arena].claim(b.begin, b.end, t);
+      } else if (!owns_all(t, call)) {
+        return false;
+      }
+    }
+    for (std::size_t t : used_) {
+      if (!owns_all(t, call)) return false;
+    }
+    for (std::size_t t : used_) record(tracked_[t].last, call);
+    return true;
+  }
+
+  // Whether buffer t's bytes all lie in its arena; if not, records the fault.
+  bool inside_arena(std::size_t t, const Entry& call) {
+    const Tracked& b = tracked_[t];
+    const Arena& arena = p_.arenas[b.arena];
+    if (b.begin == b.end || b.end <= arena.size) return true;
+    Site now;
+    record(now, call);
+    outside_ = OutsideArena{
+        .buffer = s_.storage[b.storage].name,
+        .at = site(now),
+        .arena = arena.name,
+        .arena_size = arena.size,
+        .begin = b.begin,
+        .end = b.end,
+    };
+    return false;
+  }
+
+  // Whether buffer t holds all its bytes; if not, records the clobber.
+  bool owns_all(std::size_t t, const Entry& call) {
+    const Tracked& victim = tracked_[t];
+    std::optional<Shadow::Run> taken = shadows_[victim.arena].first_foreign(victim.begin, victim.end, t);
+    if (!taken) return true;
+    const Tracked& taker = tracked_[taken->owner];
+    Site now;
+    record(now, call);
+    clobber_ = Clobber{
+        .victim = s_.storage[victim.storage].name,
+        .before = site(victim.claimed_in == calls_ ? victim.claim : victim.last),
+        .after = site(now),
+        .taker = s_.storage[taker.storage].name,
+        .taken = site(taker.claim),
+        .arena = p_.arenas[victim.arena].name,
+        .begin = taken->begin,
+        .end = taken->end,
+    };
+    return false;
+  }
+
+  // Assignment keeps the capacity of the vector already there, so recording a
+  // use on every call allocates only when loops nest deeper than before.
+  void record(Site& into, const Entry& call) const {
+    into.entry = entry_;
+    into.call = &call;
+    into.iterations = loop_iterations_;
+  }
+
+  UseSite site(const Site& at) const {
+    UseSite out;
+    out.entry = at.entry;
+    out.line = at.call->pos.line;
+    out.iterations = at.iterations;
+    switch (at.call->kind) {
+      case Entry::Kind::Kernel: out.call = "kernel " + at.call->name; break;
+      case Entry::Kind::Copy: out.call = "copy"; break;
+      case Entry::Kind::Range:
+      case Entry::Kind::Loop: out.call = "flag of loop"; break;
+    }
+    return out;
+  }
+
+  const Schedule& s_;
+  const Plan& p_;
+  std::vector<Tracked> tracked_;
+  std::vector<std::size_t> track_of_;
+  std::vector<Shadow> shadows_;  // by arena
+  const std::uint64_t iterations_;
+
+  std::size_t entry_ = 0;                       // the top-level entry running
+  std::vector<std::uint64_t> loop_iterations_;  // of each loop around the running call, outermost first
+  std::uint64_t calls_ = 0;                     // calls made, the running one included
+  std::vector<std::size_t> used_;               // the tracked buffers the running call uses
+  std::optional<Clobber> clobber_;
+  std::optional<OutsideArena> outside_;
+};
+
+}  // namespace
+
+std::string UseSite::describe() const {
+  std::string text = fmt::format("entry {} ({}", entry, call);
+  if (line > 0) text += fmt::format(", line {}", line);
+  if (!iterations.empty()) text += fmt::format(", iteration {}", fmt::join(iterations, "."));
+  text += ")";
+  return text;
+}
+
+std::string Clobber::message() const {
+  const std::string what =
+      fmt::format("clobber: {} lost bytes [{}, {}) of {} to {}, which claimed them at {}", victim,
+                  begin, end, arena, taker, taken.describe());
+  const std::string now = after.describe();
+  const std::string then = before.describe();
+  if (then == now) return fmt::format("{}, during {}'s use at {}", what, victim, now);
+  return fmt::format("{}, between {}'s uses at {} and {}", what, victim, then, now);
+}
+
+std::string OutsideArena::message() const {
+  return fmt::format("outside-arena: {} [{}, {}) of {} reaches past its {} bytes at {}: bytes [{}, {}) "
+                     "are outside it",
+                     buffer, begin, end, arena, arena_size, at.describe(), std::max(begin, arena_size),
+                     end);
+}
+
+std::optional<std::uint64_t> count_calls(const Schedule& s, std::uint64_t iterations) {
+  return count_entries(s.entries, iterations, 0);
+}
+
+Result<ShadowRun> run_shadow(const Schedule& s, const Plan& p, const ShadowOptions& options) {
+  if (options.iterations < 1) return Error{"", "loop bodies must run at least once"};
+  // Counting first bounds the run's work, and the depth of its recursion over loops.
+  std::optional<std::uint64_t> calls = count_calls(s, options.iterations);
+  if (!calls) return Error{s.source, fmt::format("loops nest deeper than {}", kMaxNesting)};
+  if (*calls > options.max_calls) {
+    return Error{s.source,
+                 fmt::format("running each loop body {} times would make {} calls, over the limit of {}",
+                             options.iterations,
+                             *calls == kSaturated ? std::string("more than 2^64") : std::to_string(*calls),
+                             options.max_calls)};
+  }
+  PLANCK_ASSIGN(Placed placed, place_storage(s, p));
+  return Runner(s, p, std::move(placed), options.iterations).run();
+}
+
+}  // namespace planck::oracle

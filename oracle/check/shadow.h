@@ -1,0 +1,109 @@
+#pragma once
+// The shadow executor (SPEC section 7): runs a planned schedule call by call
+// over shadow memory and reports the first fault: a clobber, or a use of
+// bytes outside an arena.
+//
+// Each arena's shadow is an interval map from disjoint byte ranges to the
+// buffer that last claimed them, so an arena of gigabytes costs a few map
+// nodes per buffer. A placed buffer occupies [place + phase, place + phase +
+// bytes) of its arena. The first use of a buffer claims its bytes, taking
+// them from whoever held them; every later use must find them all still its
+// own. A call uses the storage of each of its arguments, through views; a
+// `loop` uses its flag's storage at the end of each iteration, after its body.
+// After a call's claims, every buffer the call uses must still own its bytes,
+// so two arguments of one call that share bytes are a clobber too. A buffer
+// whose bytes reach past the end of its arena faults at its first use, before
+// it claims them: a fault of its own, not a clobber.
+//
+// The executor knows nothing of lifetimes: it only watches bytes change hands.
+// It shares nothing with planner/ but the schedule model, the parsers and
+// plan resolution.
+//
+// Storage the plan does not place (held, params, allocs, disk, unplanned) is
+// not tracked. Whatever the plan does place is tracked, planned or not:
+// whether it should have been placed is the checker's question.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/plan.h"
+#include "model/result.h"
+#include "model/schedule.h"
+
+namespace planck::oracle {
+
+struct ShadowOptions {
+  // How many times each loop body runs. Two is the least that sees a buffer
+  // that lives around a loop lose its bytes to one that is used only later in
+  // the body; `planck run` refuses fewer. One is accepted here so that tests
+  // can show what a single pass misses.
+  std::uint64_t iterations = 2;
+  // The most calls a run may make (a `loop`'s flag check counts as one); a
+  // schedule whose nested loops would make more is refused before it starts.
+  std::uint64_t max_calls = 50'000'000;
+};
+
+// One use of a buffer: one call, at one iteration of each loop around it.
+struct UseSite {
+  std::size_t entry = 0;  // the top-level entry the call is in
+  std::string call;       // "kernel NAME", "copy", or "flag of loop"
+  int line = 0;           // the call's source line (the loop's for a flag); 0 if unknown
+  std::vector<std::uint64_t> iterations;  // from 1, outermost loop first; empty outside loops
+
+  // "entry 3 (kernel relu, line 9, iteration 2.1)": nested iterations are
+  // joined with dots, outermost first.
+  std::string describe() const;
+};
+
+struct Clobber {
+  std::string victim;  // the buffer that found some of its bytes taken
+  UseSite before;      // its last use with all its bytes its own (its claim, if this call made it)
+  UseSite after;       // the use that found them taken
+  std::string taker;   // the buffer that holds them now
+  UseSite taken;       // the taker's first use, where it claimed them
+  std::string arena;
+  Bytes begin = 0;  // the bytes taken: [begin, end) of the arena, within the victim's
+  Bytes end = 0;
+
+  // One line: who took which bytes, where, between which two uses of the victim.
+  std::string message() const;
+};
+
+// A use of a buffer some of whose bytes lie past the end of its arena.
+struct OutsideArena {
+  std::string buffer;
+  UseSite at;  // its first use, where it would claim them
+  std::string arena;
+  Bytes arena_size = 0;
+  Bytes begin = 0;  // the buffer's bytes: [begin, end) of the arena, with end > arena_size
+  Bytes end = 0;
+
+  // One line: whose bytes, how far past the arena, where.
+  std::string message() const;
+};
+
+// A run stops at its first fault: a clobber or a use outside an arena. At
+// most one of the two is set; neither when the run is clean.
+struct ShadowRun {
+  std::uint64_t calls = 0;         // calls made (flag checks included), up to the fault if any
+  std::optional<Clobber> clobber;  // the first clobber, if it is the first fault
+  std::optional<OutsideArena> outside;  // the first use outside an arena, if it is the first fault
+};
+
+// Runs s with the placements of p. Errors, with the plan's FILE:LINE:COL:
+// a plan that does not resolve (model/resolve.h: a placement of storage the
+// schedule does not declare, a buffer placed twice, a placement in an arena
+// the plan does not declare, an arena declared twice), a buffer whose bytes
+// end past 2^64. A run that would make more than options.max_calls calls is
+// refused (with the count).
+Result<ShadowRun> run_shadow(const Schedule& s, const Plan& p, const ShadowOptions& options = {});
+
+// The calls a run of s makes when each loop body runs `iterations` times,
+// saturating at the largest uint64_t; nullopt when loops nest deeper than
+// kMaxNesting.
+std::optional<std::uint64_t> count_calls(const Schedule& s, std::uint64_t iterations);
+
+}  // namespace planck::oracle

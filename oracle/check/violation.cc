@@ -1,0 +1,186 @@
+#include "oracle/check/violation.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace planck::oracle {
+
+std::string_view rule_name(Rule r) {
+  switch (r) {
+    case Rule::NotPlaced: return "not-placed";
+    case Rule::PlacedTwice: return "placed-twice";
+    case Rule::NotPlanned: return "not-planned";
+    case Rule::UnknownStorage: return "unknown-storage";
+    case Rule::UnknownArena: return "unknown-arena";
+    case Rule::ArenaTwice: return "arena-twice";
+    case Rule::DeviceArenas: return "device-arenas";
+    case Rule::WrongDevice: return "wrong-device";
+    case Rule::ArenaSize: return "arena-size";
+    case Rule::Misaligned: return "misaligned";
+    case Rule::OutsideArena: return "outside-arena";
+    case Rule::Overlap: return "overlap";
+  }
+  return "?";
+}
+
+EntrySpan entry_span(const Schedule& s, std::size_t first, std::size_t last) {
+  return {.first = first,
+          .last = last,
+          .first_line = s.entries[first].pos.line,
+          .last_line = s.entries[last].pos.line};
+}
+
+namespace {
+
+// ---- Pieces of messages. Source lines are left out when unknown (0).
+
+// " at plan line N"
+std::string at_plan_line(int line) { return line > 0 ? fmt::format(" at plan line {}", line) : ""; }
+
+// " (plan line N)"
+std::string plan_line(int line) { return line > 0 ? fmt::format(" (plan line {})", line) : ""; }
+
+// " (plan lines N and M)"
+std::string plan_lines(int a, int b) {
+  return a > 0 && b > 0 ? fmt::format(" (plan lines {} and {})", a, b) : "";
+}
+
+// "entry 2 (line 9)" or "entries 1..3 (lines 8-10)"
+std::string entries_text(const EntrySpan& e) {
+  if (e.first == e.last) {
+    return e.first_line > 0 ? fmt::format("entry {} (line {})", e.first, e.first_line)
+                            : fmt::format("entry {}", e.first);
+  }
+  return e.first_line > 0 && e.last_line > 0
+             ? fmt::format("entries {}..{} (lines {}-{})", e.first, e.last, e.first_line,
+                           e.last_line)
+             : fmt::format("entries {}..{}", e.first, e.last);
+}
+
+std::string live_text(const EntrySpan& life) { return "live over " + entries_text(life); }
+
+std::string range_text(const ByteRange& r) { return fmt::format("[{}, {})", r.begin, r.end); }
+
+// Names, comma-separated; past a handful, the rest only counted.
+std::string names_text(const std::vector<std::string>& names) {
+  constexpr std::size_t kShown = 5;
+  std::string text;
+  for (std::size_t i = 0; i < names.size() && i < kShown; ++i) {
+    if (i > 0) text += ", ";
+    text += names[i];
+  }
+  if (names.size() > kShown) text += fmt::format(", and {} more", names.size() - kShown);
+  return text;
+}
+
+std::string unplanned_text(const Violation& v) {
+  switch (*v.unplanned) {
+    case Unplanned::Alloc: return "it is an alloc";
+    case Unplanned::Param: return "it is a param";
+    case Unplanned::Held: return "it is held";
+    case Unplanned::OnDisk: return fmt::format("it is on the disk {}", v.devices[0]);
+    case Unplanned::NotTaken: return "no entry takes it";
+  }
+  return "?";
+}
+
+std::string arena_twice_text(const Violation& v) {
+  if (v.storage_kind) {
+    return fmt::format("arena {}{} has the name of {} {}{}", v.arenas[0], plan_line(v.plan_lines[0]),
+                       storage_kind_name(*v.storage_kind), v.buffers[0],
+                       v.storage_line > 0 ? fmt::format(" (line {})", v.storage_line) : "");
+  }
+  return fmt::format("arena {} is declared twice{}", v.arenas[0],
+                     plan_lines(v.plan_lines[0], v.plan_lines[1]));
+}
+
+std::string device_arenas_text(const Violation& v) {
+  if (v.arenas.empty()) {
+    return fmt::format("device {} has no arena for its planned buffers {}", v.devices[0],
+                       names_text(v.buffers));
+  }
+  if (v.buffers.empty()) {
+    return fmt::format("arena {}{} is on device {}, which has no planned buffers", v.arenas[0],
+                       plan_line(v.plan_lines[0]), v.devices[0]);
+  }
+  std::vector<std::string> arena_texts;
+  for (std::size_t a = 0; a < v.arenas.size(); ++a) {
+    arena_texts.push_back(v.arenas[a] + plan_line(v.plan_lines[a]));
+  }
+  return fmt::format("device {} has {} arenas but must have exactly one: {}", v.devices[0],
+                     v.arenas.size(), names_text(arena_texts));
+}
+
+std::string outside_arena_text(const Violation& v) {
+  if (v.blocks.empty()) {
+    return fmt::format("{} is placed{} at {}, where its end, place + round_up(phase {} + {} bytes, "
+                       "{}), passes 2^64",
+                       v.buffers[0], at_plan_line(v.plan_lines[0]), *v.place, *v.phase, *v.bytes,
+                       kPlaceAlign);
+  }
+  return fmt::format("{} {} placed{} ends past the {} bytes of arena {}", v.buffers[0],
+                     range_text(v.blocks[0]), at_plan_line(v.plan_lines[0]), *v.arena_size,
+                     v.arenas[0]);
+}
+
+// The blocks of two buffers share bytes while both live. Where their own
+// bytes share some too, that is all there is to say; where they are apart,
+// the message says so, since it is the rounding that makes them collide.
+std::string overlap_text(const Violation& v) {
+  const std::string pair = fmt::format(
+      "{} {} {} and {} {} {}", v.buffers[0], range_text(v.blocks[0]), live_text(v.lives[0]),
+      v.buffers[1], range_text(v.blocks[1]), live_text(v.lives[1]));
+  const std::string where = fmt::format("{} during {} in arena {}{}", range_text(*v.shared),
+                                        entries_text(*v.during), v.arenas[0],
+                                        plan_lines(v.plan_lines[0], v.plan_lines[1]));
+  const ByteRange& x = v.own_bytes[0];
+  const ByteRange& y = v.own_bytes[1];
+  if (std::max(x.begin, y.begin) < std::min(x.end, y.end)) {
+    return fmt::format("{} share bytes {}", pair, where);
+  }
+  return fmt::format("the rounded blocks of {} share bytes {}, though their own bytes, {} {} and {} {}, "
+                     "are apart",
+                     pair, where, v.buffers[0], range_text(x), v.buffers[1], range_text(y));
+}
+
+std::string detail_text(const Violation& v) {
+  switch (v.rule) {
+    case Rule::NotPlaced:
+      return fmt::format("{}, {}, has no placement", v.buffers[0], live_text(v.lives[0]));
+    case Rule::PlacedTwice:
+      return fmt::format("{} is placed twice{}", v.buffers[0],
+                         plan_lines(v.plan_lines[0], v.plan_lines[1]));
+    case Rule::NotPlanned:
+      return fmt::format("{} is placed{} but is not planned: {}", v.buffers[0],
+                         at_plan_line(v.plan_lines[0]), unplanned_text(v));
+    case Rule::UnknownStorage:
+      return fmt::format("{} is placed{} but the schedule declares no storage of that name",
+                         v.buffers[0], at_plan_line(v.plan_lines[0]));
+    case Rule::UnknownArena:
+      return fmt::format("{} is placed{} in arena {}, which the plan does not declare",
+                         v.buffers[0], at_plan_line(v.plan_lines[0]), v.arenas[0]);
+    case Rule::ArenaTwice: return arena_twice_text(v);
+    case Rule::DeviceArenas: return device_arenas_text(v);
+    case Rule::WrongDevice:
+      return fmt::format("{} on device {} is placed{} in arena {} of device {}", v.buffers[0],
+                         v.devices[0], at_plan_line(v.plan_lines[0]), v.arenas[0], v.devices[1]);
+    case Rule::ArenaSize:
+      return fmt::format("arena {}{} has size {}, not a multiple of {}", v.arenas[0],
+                         plan_line(v.plan_lines[0]), *v.arena_size, kPlaceAlign);
+    case Rule::Misaligned:
+      return fmt::format("{} is placed{} at {}, not a multiple of {}", v.buffers[0],
+                         at_plan_line(v.plan_lines[0]), *v.place, kPlaceAlign);
+    case Rule::OutsideArena: return outside_arena_text(v);
+    case Rule::Overlap: return overlap_text(v);
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string describe(const Violation& v) {
+  return fmt::format("{}: {}", rule_name(v.rule), detail_text(v));
+}
+
+}  // namespace planck::oracle

@@ -1,0 +1,96 @@
+#pragma once
+// What the static checker reports: one Violation per broken rule of SPEC
+// section 7, as facts (the buffers, arenas, entries, byte ranges and source
+// lines involved), and the text that explains it to a person, made from
+// those facts alone by describe().
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/schedule.h"
+
+namespace planck::oracle {
+
+enum class Rule {
+  NotPlaced,          // a planned buffer has no placement
+  PlacedTwice,        // a buffer has more than one placement
+  NotPlanned,         // a placement names storage that is not planned: held, disk, alloc,
+                      // param, or never taken
+  UnknownStorage,     // a placement names storage the schedule does not declare
+  UnknownArena,       // a placement names an arena the plan does not declare
+  ArenaTwice,         // two arenas share a name, or an arena's name is already storage's
+  DeviceArenas,       // a device with planned buffers has no arena, or more than one
+  WrongDevice,        // a buffer placed in an arena of another device
+  ArenaSize,          // an arena size that is not a multiple of 256
+  Misaligned,         // place % 256 != 0
+  OutsideArena,       // place + rounded > arena size
+  Overlap,            // two buffers alive together whose rounded blocks share bytes
+};
+std::string_view rule_name(Rule r);
+
+// Top-level entries first..last (inclusive), with the source lines they
+// start on; a line is 0 for a schedule built in code.
+struct EntrySpan {
+  std::size_t first = 0;
+  std::size_t last = 0;
+  int first_line = 0;
+  int last_line = 0;
+
+  friend bool operator==(const EntrySpan&, const EntrySpan&) = default;
+};
+EntrySpan entry_span(const Schedule& s, std::size_t first, std::size_t last);
+
+// Bytes [begin, end) of an arena.
+struct ByteRange {
+  Bytes begin = 0;
+  Bytes end = 0;
+
+  friend bool operator==(const ByteRange&, const ByteRange&) = default;
+};
+
+// Why placed storage is not planned (SPEC section 3, rule 2).
+enum class Unplanned : std::uint8_t { Alloc, Param, Held, OnDisk, NotTaken };
+
+// A broken rule. Every field but `rule` and `message` is empty unless the
+// rule's case sets it, as its comment says. Plan and schedule lines are 0
+// when the plan or schedule was built in code rather than read from a file.
+struct Violation {
+  Rule rule = Rule::Overlap;
+  std::vector<std::string> buffers;  // the storage involved, in the order the message names it
+  std::vector<std::string> arenas;   // the arenas involved, in the order the message names them
+  // WrongDevice: the buffer's, then the arena's. DeviceArenas: the device.
+  // NotPlanned on a disk: the disk.
+  std::vector<std::string> devices;
+  // The plan lines of the arenas or placements named, in the order named.
+  // ArenaTwice declared twice, PlacedTwice, Overlap: the first, then the
+  // other. DeviceArenas: each arena's. Others: the one arena's or placement's.
+  std::vector<int> plan_lines;
+  // ArenaTwice named like storage: the storage's kind and declaration line.
+  std::optional<StorageKind> storage_kind;
+  int storage_line = 0;
+  std::optional<Unplanned> unplanned;  // NotPlanned: why
+  std::vector<EntrySpan> lives;        // NotPlaced, Overlap: each buffer's lifetime
+  std::optional<EntrySpan> during;     // Overlap: the entries both buffers live over
+  // OutsideArena, Overlap: each buffer's rounded block [place, place + rounded).
+  // OutsideArena with no block: its end passes 2^64.
+  std::vector<ByteRange> blocks;
+  // Overlap: each buffer's own bytes [place + phase, place + phase + bytes).
+  std::vector<ByteRange> own_bytes;
+  std::optional<ByteRange> shared;  // Overlap: the bytes both blocks hold
+  std::optional<Bytes> place;       // Misaligned, OutsideArena past 2^64: the place
+  std::optional<Bytes> phase;       // OutsideArena past 2^64: the buffer's phase and bytes
+  std::optional<Bytes> bytes;
+  std::optional<Bytes> arena_size;  // ArenaSize, OutsideArena with a block: the arena's size
+  std::string message;              // describe(*this), as the checkers return it
+
+  friend bool operator==(const Violation&, const Violation&) = default;
+};
+
+// "RULE: ..." naming the buffers, entries, source lines and byte ranges.
+std::string describe(const Violation& v);
+
+}  // namespace planck::oracle

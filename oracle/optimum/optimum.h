@@ -1,0 +1,79 @@
+#pragma once
+// The optimum oracle (SPEC section 7): the least arena of a packing problem,
+// or whether it fits a given capacity, with proof, under a time limit.
+//
+//  - Lower bound: the peak of live bytes. Upper bound: greedy by size
+//    (oracle/optimum/optimum_greedy.h), or the incumbent placement if it is
+//    better.
+//  - The timeline is cut where no item is alive across, and each part is
+//    solved apart, its sizes divided by their gcd: the least arena is the
+//    largest of the parts' least arenas.
+//  - A capacity c is tried on every part whose bounds do not settle it, by
+//    the search of oracle/optimum/search.h; on parts of at most z3_max_items
+//    items, Z3 (oracle/optimum/z3_packing.h) confirms the search's proofs that
+//    a part does not fit, and answers in its place when the search is off.
+//  - The capacities tried: the one asked about, if any; then the lower bound
+//    (often the answer), rising in doubling steps until one fits, then
+//    bisection between the bounds. Each answer moves a bound: a placement
+//    that fits lowers the upper bound to its arena, a proof that none fits
+//    raises the lower bound past c. Each trial gets half the time left (see
+//    minimize() in optimum.cc), so one hard capacity cannot take it all.
+//  - Every placement is judged by the plain checker of
+//    oracle/optimum/optimum_problem.h before it is believed; one that fails
+//    it is a bug in an engine, reported as an error, never as an answer.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "oracle/optimum/optimum_problem.h"
+#include "oracle/optimum/search.h"
+#include "oracle/optimum/z3_packing.h"
+#include "model/result.h"
+
+namespace planck::oracle {
+
+enum class OptimumStatus {
+  Optimal,     // lower bound == upper bound (within the capacity, when one is given)
+  Feasible,    // a placement within the capacity, its optimality not proven in time
+  Infeasible,  // proven: no placement fits the capacity
+  Unknown,     // the time ran out with the bounds apart
+};
+std::string_view status_name(OptimumStatus s);  // "optimal", "feasible", ...
+
+struct OptimumOptions {
+  // Without a capacity, the least arena is sought. With one, whether the
+  // items fit in it is decided first, then the least arena below it, as time
+  // allows.
+  std::optional<Bytes> capacity;
+  double timeout_seconds = 10;
+  // A known placement, e.g. a planner's; an invalid one is an error.
+  std::optional<Offsets> incumbent;
+  bool use_search = true;
+  bool use_z3 = true;
+  // Z3 works on parts of at most this many items only.
+  std::size_t z3_max_items = 40;
+  // The most time one Z3 confirmation of the search's proof may take.
+  double z3_confirm_seconds = 1;
+  SearchSwitches search;
+  Z3Switches z3;
+};
+
+struct OptimumResult {
+  OptimumStatus status = OptimumStatus::Unknown;
+  Bytes peak = 0;              // the most bytes alive at once, the first lower bound
+  Bytes lower_bound = 0;       // proven: no smaller arena fits
+  Bytes upper_bound = 0;       // the arena of `offsets`
+  std::string lower_bound_by;  // "peak", "search", "z3" or "search and z3"
+  std::string upper_bound_by;  // "greedy by size", "incumbent", "search" or "z3"
+  Offsets offsets;             // the best placement found; it passed the checker
+  std::size_t parts = 0;       // independent parts of the timeline
+  double seconds = 0;
+};
+
+// Errors: a problem that fails check_problem, an invalid incumbent, or an
+// engine's placement that fails the checker (a bug, "internal error: ...").
+Result<OptimumResult> solve_optimum(const PackingProblem& p, const OptimumOptions& options = {});
+
+}  // namespace planck::oracle

@@ -1,0 +1,31 @@
+#pragma once
+// The oracle's own upper bound: greedy by size for offsets (Pisarchyk and
+// Lee, "Efficient Memory Management for Deep Neural Net Inference", 2020,
+// arXiv 2001.03288). Items by size, largest first; each goes into a gap
+// between the already placed items alive with it that holds it, else above
+// them all. It is written here rather than taken from planner/, so that the
+// oracle's bounds do not lean on the code they judge.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "oracle/optimum/optimum_problem.h"
+
+namespace planck::oracle {
+
+// Which gap an item takes when several hold it.
+enum class GapRule {
+  Lowest,    // the lowest (SPEC section 6, the `bysize` planner)
+  Smallest,  // the smallest, lowest first on ties (the paper's best fit)
+};
+
+// A placement by greedy by size with the given gap rule; ties in size go to
+// the longer lifetime, then to the lower index.
+std::vector<std::int64_t> greedy_by_size(const std::vector<UnitItem>& items, GapRule rule);
+
+// The better of the two gap rules' placements (the one with the smaller
+// arena, Lowest on ties).
+std::vector<std::int64_t> best_greedy_by_size(const std::vector<UnitItem>& items);
+
+}  // namespace planck::oracle

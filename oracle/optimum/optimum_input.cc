@@ -1,0 +1,100 @@
+#include "oracle/optimum/optimum_input.h"
+
+#include <unordered_set>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "oracle/check/lifetimes.h"
+
+namespace planck::oracle {
+namespace {
+
+// A word of a plan file: no blank, no comment sign, no control byte.
+bool plan_word(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == ' ' || c == '#' || u < 0x20 || u == 0x7f) return false;
+  }
+  return true;
+}
+
+Result<Bytes> to_bytes(Bytes units, const std::string& what) {
+  std::optional<Bytes> b = checked_mul(units, kPlaceAlign);
+  if (!b) return Error{"", fmt::format("{}: {} units of {} bytes overflow", what, units, kPlaceAlign)};
+  return *b;
+}
+
+}  // namespace
+
+PackingProblem interval_packing(const IntervalProblem& p) {
+  PackingProblem out;
+  out.items.reserve(p.buffers.size());
+  for (const Interval& b : p.buffers) out.items.push_back({b.id, b.size, b.lower, b.upper});
+  return out;
+}
+
+Result<Plan> interval_plan(const IntervalProblem& p, const Offsets& offsets, Bytes arena) {
+  Plan plan;
+  plan.arenas.push_back({"arena0", "CSV", arena, {}});
+  for (std::size_t i = 0; i < p.buffers.size() && i < offsets.size(); ++i) {
+    const Interval& b = p.buffers[i];
+    if (!plan_word(b.id)) {
+      return Error{fmt::format("{}:{}:1", p.source, b.line),
+                   fmt::format("id `{}` cannot name a buffer in a plan file", b.id)};
+    }
+    plan.placements.push_back({b.id, "arena0", offsets[i], {}});
+  }
+  return plan;
+}
+
+Result<std::vector<DevicePacking>> schedule_packings(const Schedule& s) {
+  std::vector<DevicePacking> devices;
+  for (const Lifetime& life : planned_buffers(s)) {
+    const Storage& st = s.storage[life.storage];
+    const Result<Bytes> rounded = rounded_size(st);
+    if (!rounded) {
+      return Error{fmt::format("{}:{}:{}", s.source, st.pos.line, st.pos.col),
+                   fmt::format("buffer {}: phase {} + {} bytes, rounded up to {}, overflows",
+                               st.name, st.phase, st.bytes, kPlaceAlign)};
+    }
+    DevicePacking* d = nullptr;
+    for (DevicePacking& known : devices) {
+      if (known.device == st.device) d = &known;
+    }
+    if (d == nullptr) {
+      devices.push_back({st.device, {}, {}});
+      d = &devices.back();
+    }
+    d->buffers.push_back(life.storage);
+    d->problem.items.push_back({st.name, *rounded / kPlaceAlign,
+                                static_cast<std::int64_t>(life.first),
+                                static_cast<std::int64_t>(life.last) + 1});
+  }
+  return devices;
+}
+
+Result<Plan> schedule_plan(const Schedule& s, const std::vector<DevicePacking>& devices,
+                           const std::vector<Offsets>& offsets, const std::vector<Bytes>& arenas) {
+  std::unordered_set<std::string> taken;
+  for (const Storage& st : s.storage) taken.insert(st.name);
+  Plan plan;
+  std::size_t k = 0;
+  for (std::size_t d = 0; d < devices.size() && d < offsets.size() && d < arenas.size(); ++d) {
+    std::string name;
+    do {
+      name = fmt::format("arena{}", k++);
+    } while (taken.count(name) != 0);
+    PLANCK_ASSIGN(const Bytes size, to_bytes(arenas[d], "the arena of device " + devices[d].device));
+    plan.arenas.push_back({name, devices[d].device, size, {}});
+    for (std::size_t i = 0; i < devices[d].buffers.size() && i < offsets[d].size(); ++i) {
+      const std::string& buffer = s.storage[devices[d].buffers[i]].name;
+      PLANCK_ASSIGN(const Bytes place, to_bytes(offsets[d][i], "the place of buffer " + buffer));
+      plan.placements.push_back({buffer, name, place, {}});
+    }
+  }
+  return plan;
+}
+
+}  // namespace planck::oracle

@@ -1,0 +1,45 @@
+#pragma once
+// The packing problems of `planck oracle`, and the plans it writes back.
+//
+// A CSV interval problem is taken as it is: its rows are the items, sizes in
+// bytes, alignment 1, one device. A schedule gives one problem per device
+// with planned buffers (SPEC section 7): the planned buffers in order of first
+// appearance, each of round_up(phase + bytes, 256) / 256 units alive on
+// [first, last + 1) in top-level entries, by the oracle's own lifetimes
+// (oracle/check/lifetimes.h), never the planner's.
+
+#include <string>
+#include <vector>
+
+#include "oracle/optimum/optimum_problem.h"
+#include "model/intervals.h"
+#include "model/plan.h"
+#include "model/result.h"
+#include "model/schedule.h"
+
+namespace planck::oracle {
+
+PackingProblem interval_packing(const IntervalProblem& p);
+
+// The plan of a placement of interval_packing(p): arena "arena0" on device
+// "CSV" of `arena` bytes, each row placed at its offset under its id. An id
+// that cannot be a word of a plan file is an error at its line.
+Result<Plan> interval_plan(const IntervalProblem& p, const Offsets& offsets, Bytes arena);
+
+struct DevicePacking {
+  std::string device;
+  std::vector<StorageId> buffers;  // item k of `problem` is buffers[k]
+  PackingProblem problem;          // sizes in units of kPlaceAlign bytes
+};
+
+// In order of the devices' first appearance among the planned buffers. An
+// error names the buffer whose rounded size overflows, at its declaration.
+Result<std::vector<DevicePacking>> schedule_packings(const Schedule& s);
+
+// The plan of one placement per device (offsets and arena in units): an arena
+// per device, named arenaK with the smallest K no storage is named by, in
+// order; places and sizes in bytes.
+Result<Plan> schedule_plan(const Schedule& s, const std::vector<DevicePacking>& devices,
+                           const std::vector<Offsets>& offsets, const std::vector<Bytes>& arenas);
+
+}  // namespace planck::oracle

@@ -1,0 +1,130 @@
+#include "oracle/optimum/optimum_problem.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace planck::oracle {
+
+Status check_problem(const PackingProblem& p) {
+  Bytes total = 0;
+  for (const PackingItem& item : p.items) {
+    if (item.lower >= item.upper) {
+      return Error{"", fmt::format("item {}: its lifetime [{}, {}) is empty", item.name,
+                                   item.lower, item.upper)};
+    }
+    if (item.size > kMaxTotalSize - total) {
+      return Error{"", fmt::format("item {}: the sizes up to it total more than 2^62, more "
+                                   "than any arena the oracle takes",
+                                   item.name)};
+    }
+    total += item.size;
+  }
+  return Ok{};
+}
+
+Bytes peak_live(const PackingProblem& p) {
+  // Sweep the starts and ends in time order, an end before a start at the
+  // same time since lifetimes are half-open.
+  struct Event {
+    std::int64_t time;
+    bool start;
+    Bytes size;
+  };
+  std::vector<Event> sweep;
+  sweep.reserve(2 * p.items.size());
+  for (const PackingItem& item : p.items) {
+    sweep.push_back({item.lower, true, item.size});
+    sweep.push_back({item.upper, false, item.size});
+  }
+  std::sort(sweep.begin(), sweep.end(), [](const Event& a, const Event& b) {
+    if (a.time != b.time) return a.time < b.time;
+    return !a.start && b.start;
+  });
+  Bytes live = 0;
+  Bytes peak = 0;
+  for (const Event& e : sweep) {
+    live = e.start ? live + e.size : live - e.size;
+    peak = std::max(peak, live);
+  }
+  return peak;
+}
+
+std::optional<Bytes> arena_size(const PackingProblem& p, const Offsets& offsets) {
+  Bytes arena = 0;
+  for (std::size_t i = 0; i < p.items.size() && i < offsets.size(); ++i) {
+    std::optional<Bytes> end = checked_add(offsets[i], p.items[i].size);
+    if (!end) return std::nullopt;
+    arena = std::max(arena, *end);
+  }
+  return arena;
+}
+
+std::string placement_error(const PackingProblem& p, const Offsets& offsets,
+                            std::optional<Bytes> capacity) {
+  if (offsets.size() != p.items.size()) {
+    return fmt::format("{} offsets for {} items", offsets.size(), p.items.size());
+  }
+  std::vector<Bytes> end(p.items.size());
+  for (std::size_t i = 0; i < p.items.size(); ++i) {
+    std::optional<Bytes> e = checked_add(offsets[i], p.items[i].size);
+    if (!e) {
+      return fmt::format("item {}: offset {} + size {} overflows", p.items[i].name, offsets[i],
+                         p.items[i].size);
+    }
+    if (capacity && *e > *capacity) {
+      return fmt::format("item {}: [{}, {}) passes the capacity {}", p.items[i].name,
+                         offsets[i], *e, *capacity);
+    }
+    end[i] = *e;
+  }
+  // Every pair alive together, found by walking the items in order of start:
+  // the items after one that start before it ends.
+  std::vector<std::size_t> order(p.items.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return p.items[a].lower < p.items[b].lower;
+  });
+  for (std::size_t x = 0; x < order.size(); ++x) {
+    const std::size_t i = order[x];
+    for (std::size_t y = x + 1; y < order.size() && p.items[order[y]].lower < p.items[i].upper; ++y) {
+      const std::size_t j = order[y];
+      // Half-open byte ranges; an empty one (size 0) meets nothing.
+      const bool empty = p.items[i].size == 0 || p.items[j].size == 0;
+      if (!empty && offsets[i] < end[j] && offsets[j] < end[i]) {
+        const PackingItem& a = p.items[std::min(i, j)];
+        const PackingItem& b = p.items[std::max(i, j)];
+        return fmt::format(
+            "items {} and {}, both alive on [{}, {}), share bytes: [{}, {}) and [{}, {})", a.name,
+            b.name, std::max(a.lower, b.lower), std::min(a.upper, b.upper), offsets[std::min(i, j)],
+            end[std::min(i, j)], offsets[std::max(i, j)], end[std::max(i, j)]);
+      }
+    }
+  }
+  return {};
+}
+
+std::vector<std::vector<std::size_t>> independent_parts(const PackingProblem& p) {
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < p.items.size(); ++i) {
+    if (p.items[i].size > 0) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return p.items[a].lower < p.items[b].lower;
+  });
+  std::vector<std::vector<std::size_t>> parts;
+  std::int64_t reach = 0;  // the latest end among the items of the current part
+  for (std::size_t i : order) {
+    const PackingItem& item = p.items[i];
+    if (parts.empty() || item.lower >= reach) {
+      parts.emplace_back();
+      reach = item.upper;
+    }
+    parts.back().push_back(i);
+    reach = std::max(reach, item.upper);
+  }
+  for (auto& part : parts) std::sort(part.begin(), part.end());
+  return parts;
+}
+
+}  // namespace planck::oracle
