@@ -25,9 +25,6 @@ struct Exit {
 // Loaders for the commands: bad input ends the command with exit 2 and its place.
 Schedule load_schedule(const std::string& path);
 Plan load_plan(const std::string& path);
-// The integer value of an environment variable (0 when unset); a value that
-// is not an integer is bad input.
-int env_level(const char* name);
 
 void add_plan_command(CLI::App& app);    // planck plan FILE [-o PLAN] [--rewrite] [--planner NAME]
 void add_check_command(CLI::App& app);   // planck check FILE PLAN
