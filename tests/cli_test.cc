@@ -4,8 +4,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+#include <sstream>
+
 #include "model/text.h"
 #include "planner/planner.h"
+#include "planner/registry.h"
 #include "tests/run_command.h"
 
 namespace planck {
@@ -108,6 +112,43 @@ TEST_F(Cli, RewriteOfAScheduleWithNothingPlannedPrintsTheInputByteForByte) {
     EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
     EXPECT_EQ(r.out, text) << name;
   }
+}
+
+TEST_F(Cli, PlannersListsEachPlannerWithItsDescriptionOneALine) {
+  CommandResult r = planck("planners");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::vector<std::string> names;
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string name, description;
+    words >> name;
+    std::getline(words >> std::ws, description);
+    EXPECT_FALSE(description.empty()) << line;
+    names.push_back(name);
+    // Each one listed is a planner plan takes.
+    EXPECT_EQ(planck("plan --planner " + name + " " + sched_).exit_code, 0) << name;
+  }
+  EXPECT_EQ(names, planner_names());
+}
+
+TEST_F(Cli, PlannersJsonIsAnArrayOfNameDescriptionAndInBest) {
+  CommandResult r = planck("planners --json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_array()) << r.out;
+  ASSERT_EQ(j.size(), planner_registry().size());
+  std::vector<std::string> in_best;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    ASSERT_TRUE(j[i].is_object()) << j[i];
+    EXPECT_EQ(j[i].size(), 3u) << j[i];
+    EXPECT_EQ(j[i].value("name", ""), planner_registry()[i].name);
+    EXPECT_EQ(j[i].value("description", ""), planner_registry()[i].description);
+    ASSERT_TRUE(j[i].contains("in_best") && j[i]["in_best"].is_boolean()) << j[i];
+    if (j[i]["in_best"].get<bool>()) in_best.push_back(j[i]["name"].get<std::string>());
+  }
+  EXPECT_EQ(in_best, best_candidates());
 }
 
 TEST_F(Cli, DebugPrintsTheMemorySavedFirst) {

@@ -31,5 +31,6 @@ void add_check_command(CLI::App& app);   // planck check FILE PLAN
 void add_stats_command(CLI::App& app);   // planck stats FILE...
 void add_run_command(CLI::App& app);     // planck run FILE PLAN [--iterations K]
 void add_oracle_command(CLI::App& app);  // planck oracle FILE [--capacity C] [--timeout S] [-o PLAN]
+void add_planners_command(CLI::App& app);  // planck planners [--json]
 
 }  // namespace planck::cli
