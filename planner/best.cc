@@ -1,20 +1,19 @@
-// "best": runs the other planners and keeps the plan with the fewest arena
-// bytes in total, the earliest of them on a tie. A planner that fails (the
-// reference planner's allocator capacity, twice the planned total, can pass
-// 2^64 where a plan itself fits) is passed over; only when all fail is the
-// first one's error returned.
+// "best": runs the planners the registry marks for it (every other one) and
+// keeps the plan with the fewest arena bytes in total, the earliest of them
+// in the registry's order on a tie. A planner that fails (the reference
+// planner's allocator capacity, twice the planned total, can pass 2^64
+// where a plan itself fits) is passed over; only when all fail is the first
+// one's error returned.
 
-#include <array>
 #include <optional>
-#include <string_view>
+#include <string>
 #include <utility>
 
-#include "planner/heuristics.h"
+#include "planner/factories.h"
+#include "planner/registry.h"
 
 namespace planck {
 namespace {
-
-constexpr std::array<std::string_view, 4> kCandidates = {"tlsf", "greedy", "bysize", "naive"};
 
 // The arenas' total, saturating at 2^64 - 1: a plan whose total would pass
 // 2^64 then ties only with another such plan, never beats one that fits.
@@ -32,7 +31,7 @@ class BestPlanner final : public Planner {
     std::optional<Plan> best;
     Bytes best_total = 0;
     std::optional<Error> first_error;
-    for (std::string_view name : kCandidates) {
+    for (const std::string& name : best_candidates()) {
       Result<Plan> p = make_planner(name)->plan(s);
       if (!p) {
         if (!first_error) first_error = p.error();

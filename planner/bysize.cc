@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <optional>
 
-#include "planner/heuristics.h"
-#include "planner/plan_builder.h"
+#include "planner/factories.h"
+#include "planner/per_device.h"
 
 namespace planck {
 namespace {

@@ -2,8 +2,8 @@
 // appearance, per device. No reuse at all: the upper bound any planner
 // should beat, and a plan that is right whatever the lifetimes are.
 
-#include "planner/heuristics.h"
-#include "planner/plan_builder.h"
+#include "planner/factories.h"
+#include "planner/per_device.h"
 
 namespace planck {
 namespace {

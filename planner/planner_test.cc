@@ -1,27 +1,23 @@
 // The reference planner, rule by rule (SPEC section 3). Each test states a
 // rule and the smallest schedule that shows it.
 
-#include "planner/planner.h"
+#include "planner/rules.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "planner/lifetimes.h"
 #include "model/text.h"
+#include "tests/parsed.h"
+#include "planner/planner.h"
 
 namespace planck {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-Schedule parse(std::string_view text) {
-  auto s = parse_schedule(text, "test.sched");
-  EXPECT_TRUE(s.ok()) << s.error().message();
-  return s.ok() ? std::move(s).value() : Schedule{};
-}
+using testing::sched;
 
 Plan plan(const Schedule& s) {
   auto p = make_planner("tlsf")->plan(s);
@@ -48,7 +44,7 @@ std::vector<std::string> planned_names(const Schedule& s) {
 }
 
 TEST(PlannerRule1, ACallTakesEachStorageOnceInArgumentOrder) {
-  Schedule s = parse(R"(schedule v1
+  Schedule s = sched(R"(schedule v1
 buffer a CPU int8 256
 buffer b CPU int8 256
 kernel k b a b shrink(a, 0, 8)
@@ -57,7 +53,7 @@ kernel k b a b shrink(a, 0, 8)
 }
 
 TEST(PlannerRule1, AViewPassesTheStorageItViewsThroughAnyDepth) {
-  Schedule s = parse(R"(schedule v1
+  Schedule s = sched(R"(schedule v1
 buffer a CPU float32 256
 kernel k after(bitcast(shrink(after(a), 0, 128), int32))
 )");
@@ -65,7 +61,7 @@ kernel k after(bitcast(shrink(after(a), 0, 128), int32))
 }
 
 TEST(PlannerRule1, ALoopTakesItsCallsStorageNestedLoopsIncludedThenItsFlag) {
-  Schedule s = parse(R"(schedule v1
+  Schedule s = sched(R"(schedule v1
 buffer f CPU bool 1
 buffer a CPU int8 256
 buffer b CPU int8 256
@@ -79,7 +75,7 @@ loop flag=f {
 }
 )");
   EXPECT_THAT(names(s, taken(s.entries[0])), ElementsAre("a", "f", "c", "b"));
-  Schedule t = parse(R"(schedule v1
+  Schedule t = sched(R"(schedule v1
 buffer f CPU bool 1
 buffer a CPU int8 256
 loop flag=shrink(f, 0, 1) {
@@ -90,7 +86,7 @@ loop flag=shrink(f, 0, 1) {
 }
 
 TEST(PlannerRule2, OnlyTakenBuffersThatAreNeitherHeldNorOnADiskArePlanned) {
-  Schedule s = parse(R"(schedule v1
+  Schedule s = sched(R"(schedule v1
 buffer planned CPU int8 256
 buffer weight CPU int8 256 held
 buffer file DISK:/w.bin int8 256
@@ -104,7 +100,7 @@ kernel k input weight file scratch planned
 }
 
 TEST(PlannerRule3, ABufferLivesFromTheFirstTopLevelEntryThatTakesItToTheLast) {
-  Schedule s = parse(R"(schedule v1
+  Schedule s = sched(R"(schedule v1
 buffer a CPU int8 256
 buffer b CPU int8 256
 kernel k0 a
@@ -126,7 +122,7 @@ kernel k4 b
 TEST(PlannerRule3, ABufferUsedInsideALoopLivesThroughTheWholeLoop) {
   // a is used by the first call of the loop only, c by the last: as one entry,
   // the loop keeps both alive together, so they cannot share bytes.
-  Schedule s = parse(R"(schedule v1
+  Schedule s = sched(R"(schedule v1
 buffer f CPU bool 256
 buffer a CPU int8 256
 buffer c CPU int8 256
@@ -140,7 +136,7 @@ loop flag=f {
 }
 
 TEST(PlannerRule4, TheRoundedSizeCoversPhaseAndBytesIn256ByteSteps) {
-  Schedule s = parse(R"(schedule v1
+  Schedule s = sched(R"(schedule v1
 buffer zero CPU int8 0
 buffer small CPU int8 1
 buffer exact CPU int8 256
@@ -154,7 +150,7 @@ kernel k zero small exact phased
 }
 
 TEST(PlannerRule5, EachDeviceGetsItsOwnArenaCopiesShareTheirDevicesArena) {
-  Schedule s = parse(R"(schedule v1
+  Schedule s = sched(R"(schedule v1
 buffer g CUDA int8 512
 buffer h CPU int8 256
 buffer g2 CUDA int8 256
@@ -175,7 +171,7 @@ kernel k2 g
 TEST(PlannerRule5, ManyZeroByteBuffersAliveAtOnceFitSinceEachCountsAsOneBlock) {
   // With the capacity 2 x sum of rounded sizes this would be 0 and fail;
   // counting each as at least 256 bytes gives every one its block.
-  Schedule s = parse(R"(schedule v1
+  Schedule s = sched(R"(schedule v1
 buffer a CPU int8 0
 buffer b CPU int8 0
 buffer c CPU int8 0
@@ -190,7 +186,7 @@ kernel k a b c
 }
 
 TEST(PlannerRule6, BuffersArePlacedInOrderOfFirstAppearance) {
-  Schedule s = parse(R"(schedule v1
+  Schedule s = sched(R"(schedule v1
 buffer x CPU int8 256
 buffer y CPU int8 512
 kernel k y x
@@ -204,7 +200,7 @@ kernel k y x
 TEST(PlannerRule6, ABufferEndingAtAnEntryIsFreedBeforeOnesStartingThereArePlaced) {
   // a's last entry is 1, so its bytes are free from entry 2, where b starts:
   // the close runs first, and b takes a's block.
-  Schedule s = parse(R"(schedule v1
+  Schedule s = sched(R"(schedule v1
 buffer a CPU int8 1024
 buffer keep CPU int8 256
 buffer b CPU int8 1024
@@ -219,7 +215,7 @@ kernel k2 b keep
 }
 
 TEST(PlannerRule6, BuffersAliveAtTheSameEntryNeverShareBytes) {
-  Schedule s = parse(R"(schedule v1
+  Schedule s = sched(R"(schedule v1
 buffer a CPU int8 1024
 buffer b CPU int8 1024
 kernel k0 a
@@ -231,7 +227,7 @@ kernel k1 a b
 }
 
 TEST(PlannerRule7, TheBufferStartsAtPlacePlusPhaseAndTheArenaEndsAtItsLastByteRoundedUp) {
-  Schedule s = parse(R"(schedule v1
+  Schedule s = sched(R"(schedule v1
 buffer a CPU int8 300
 buffer b CPU int8 100 phase=64
 kernel k a b
@@ -245,7 +241,7 @@ kernel k a b
 }
 
 TEST(PlannerRule8, ArenasTakeTheSmallestNumbersNoStorageIsNamedBy) {
-  Schedule s = parse(R"(schedule v1
+  Schedule s = sched(R"(schedule v1
 param arena0 CPU int8 256
 buffer arena2 CPU int8 256
 buffer g CUDA int8 256
@@ -260,8 +256,8 @@ kernel k g arena2 h arena0
   EXPECT_THAT(arena_names(s, 3), ElementsAre("arena1", "arena3", "arena4"));
 }
 
-TEST(PlannerRule9, WhenNothingIsPlannedThePlanIsEmpty) {
-  Schedule s = parse(R"(schedule v1
+TEST(PlannerRule9, WhenNothingIsPlannedThePlanIsEmptyAndTheOutputIsTheInput) {
+  Schedule s = sched(R"(schedule v1
 buffer w CPU int8 256 held
 param x CPU int8 256
 kernel k w x
@@ -269,23 +265,45 @@ kernel k w x
   Plan p = plan(s);
   EXPECT_TRUE(p.arenas.empty());
   EXPECT_TRUE(p.placements.empty());
-  EXPECT_EQ(debug_line(s, p), "");
+  EXPECT_TRUE(is_no_op(PlanOptions{}, p));
+  EXPECT_EQ(debug_line(PlanOptions{.debug = 1}, s, p), "");
 }
 
-TEST(PlannerRule10, TheDebugLineSaysTheMemorySavedOnlyWhenItDiffers) {
-  Schedule s = parse(R"(schedule v1
+TEST(PlannerRule9, NoMemoryPlannerLeavesEvenAPlannedScheduleAsItIs) {
+  Schedule s = sched(R"(schedule v1
+buffer a CPU int8 256
+kernel k a
+)");
+  Plan p = plan(s);
+  ASSERT_EQ(p.placements.size(), 1u);
+  EXPECT_FALSE(is_no_op(PlanOptions{}, p));
+  EXPECT_TRUE(is_no_op(PlanOptions{.no_memory_planner = true}, p));
+}
+
+// Two buffers of a million bytes each, both rounded to 1000192; b reuses a's bytes.
+constexpr const char* kTwoMegabytesInOne = R"(schedule v1
 buffer a CPU int8 1000000
 buffer b CPU int8 1000000
 kernel k0 a
 kernel k1 b
-)");
-  // Both rounded to 1000192 bytes; b reuses a's bytes.
-  EXPECT_EQ(debug_line(s, plan(s)), "memory reduced from 2.00 MB -> 1.00 MB, 2 -> 1 bufs");
-  Schedule one = parse(R"(schedule v1
+)";
+
+TEST(PlannerRule10, TheDebugLineSaysTheMemorySavedOnlyWhenItDiffers) {
+  Schedule s = sched(kTwoMegabytesInOne);
+  const PlanOptions debug{.debug = 1};
+  EXPECT_EQ(debug_line(debug, s, plan(s)), "memory reduced from 2.00 MB -> 1.00 MB, 2 -> 1 bufs");
+  Schedule one = sched(R"(schedule v1
 buffer a CPU int8 1000
 kernel k0 a
 )");
-  EXPECT_EQ(debug_line(one, plan(one)), "");
+  EXPECT_EQ(debug_line(debug, one, plan(one)), "");
+}
+
+TEST(PlannerRule10, TheDebugLineNeedsDebugAtOneOrMore) {
+  Schedule s = sched(kTwoMegabytesInOne);
+  EXPECT_EQ(debug_line(PlanOptions{.debug = 0}, s, plan(s)), "");
+  EXPECT_EQ(debug_line(PlanOptions{.debug = -1}, s, plan(s)), "");
+  EXPECT_THAT(debug_line(PlanOptions{.debug = 2}, s, plan(s)), HasSubstr("2 -> 1 bufs"));
 }
 
 TEST(PlannerOverflow, ASumOfSizesPast2To64IsAnErrorNamingTheBuffer) {
@@ -293,16 +311,11 @@ TEST(PlannerOverflow, ASumOfSizesPast2To64IsAnErrorNamingTheBuffer) {
   std::string text = "schedule v1\n";
   for (int i = 0; i < 4; ++i) text += "buffer big" + std::to_string(i) + " CPU int8 4611686018427387903\n";
   text += "kernel k big0 big1 big2 big3\n";
-  Schedule s = parse(text);
+  Schedule s = sched(text);
   auto p = make_planner("tlsf")->plan(s);
   ASSERT_FALSE(p.ok());
   EXPECT_THAT(p.error().message(), HasSubstr("overflow"));
   EXPECT_THAT(p.error().message(), HasSubstr("big3"));
-}
-
-TEST(PlannerRegistry, UnknownPlannerNamesGiveNoPlanner) {
-  EXPECT_EQ(make_planner("no-such-planner"), nullptr);
-  EXPECT_NE(make_planner("tlsf"), nullptr);
 }
 
 }  // namespace

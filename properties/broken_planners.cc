@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "planner/rules.h"
 #include "planner/tlsf.h"
 #include "properties/reference_model.h"
 

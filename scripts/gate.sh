@@ -22,16 +22,20 @@ cmake --preset dev >/dev/null && cmake --build --preset dev -j "$(nproc)" >"$wor
   { tail -n 30 "$work/build.log"; echo "gate: the build failed" >&2; exit 1; }
 RC_PARAMS="max_success=$cases" ctest --preset dev || { echo "gate: tests failed" >&2; failed=1; }
 
-# One line per (schedule, planner, device): the arena size, from planck stats.
+# One line per (schedule, planner, device): the arena size, from planck stats,
+# for every planner `planck planners` lists in this tree (BASE lacks a new one,
+# whose rows then have nothing to compare with).
 arenas() {
   local planck=$1 planner
-  for planner in $("$planck" plan --help | sed -n 's/.*{\(.*\)}.*/\1/p' | tr ',' ' '); do
+  for planner in $planners; do
     "$planck" stats --planner "$planner" corpus/schedules/*.sched corpus/regressions/*.sched 2>/dev/null |
       awk -v p="$planner" 'NR > 1 { print $1, p, $2, $5 }'
   done
 }
 
 planck=build/dev/tools/planck
+planners=$("$planck" planners | awk '{ print $1 }')
+[ -n "$planners" ] || { echo "gate: planck planners lists no planner" >&2; exit 1; }
 for f in corpus/schedules/*.sched corpus/regressions/*.sched; do
   scripts/repro.sh "$f" >"$work/repro.log" 2>&1 || { cat "$work/repro.log"; failed=1; }
 done

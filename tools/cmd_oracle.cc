@@ -11,7 +11,7 @@
 #include "oracle/optimum/optimum.h"
 #include "oracle/optimum/optimum_input.h"
 #include "model/intervals.h"
-#include "planner/planner.h"
+#include "planner/registry.h"
 #include "tools/commands.h"
 
 namespace planck::cli {
@@ -111,7 +111,7 @@ int run_schedule(const OracleArgs& args, const Schedule& s, std::chrono::steady_
   if (!devices) throw Exit{kExitBadInput, devices.error().message()};
   if (devices->empty()) fmt::print("nothing planned\n");
   std::vector<std::pair<std::string, Plan>> plans;
-  for (const std::string& name : {"tlsf", "greedy", "bysize", "naive"}) {
+  for (const std::string& name : best_candidates()) {
     auto plan = make_planner(name)->plan(s);
     if (plan) plans.emplace_back(name, std::move(plan).value());
   }

@@ -3,9 +3,8 @@
 #include <cstdio>
 #include <fstream>
 
-#include "planner/planner.h"
-#include "planner/rewrite.h"
 #include "model/text.h"
+#include "planner/plan_schedule.h"
 #include "tools/commands.h"
 
 namespace planck::cli {
@@ -30,28 +29,20 @@ void write_output(const std::string& path, const std::string& text) {
 }
 
 void run_plan(const PlanArgs& args) {
-  const Schedule s = load_schedule(args.schedule);
+  auto text = read_file(args.schedule);
+  if (!text) throw Exit{kExitBadInput, text.error().message()};
+  auto s = parse_schedule(*text, args.schedule);
+  if (!s) throw Exit{kExitBadInput, s.error().message()};
   auto planner = make_planner(args.planner);
   if (!planner) throw Exit{kExitBadInput, "--planner: no planner named " + args.planner};
+  auto options = PlanOptions::from_environment();
+  if (!options) throw Exit{kExitBadInput, options.error().message()};
 
-  // Rule 9: with NO_MEMORY_PLANNER set, nothing is planned and the schedule is left as it is.
-  Plan plan;
-  if (env_level("NO_MEMORY_PLANNER") < 1) {
-    auto planned = planner->plan(s);
-    if (!planned) throw Exit{kExitBadInput, args.schedule + ": " + planned.error().message()};
-    plan = std::move(planned).value();
-  }
-  if (env_level("DEBUG") >= 1) {
-    std::string line = debug_line(s, plan);
-    if (!line.empty()) std::printf("%s\n", line.c_str());
-  }
-  if (!args.rewrite) {
-    write_output(args.output, print_plan(plan));
-    return;
-  }
-  auto rewritten = rewrite(s, plan);
-  if (!rewritten) throw Exit{kExitBadInput, args.schedule + ": " + rewritten.error().message()};
-  write_output(args.output, print_schedule(*rewritten));
+  auto out = plan_schedule({.schedule = *s, .text = *text, .planner = *planner,
+                            .options = *options, .rewrite = args.rewrite});
+  if (!out) throw Exit{kExitBadInput, args.schedule + ": " + out.error().message()};
+  if (!out->debug_line.empty()) std::printf("%s\n", out->debug_line.c_str());
+  write_output(args.output, args.rewrite ? out->rewritten : print_plan(out->plan));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "oracle/check/checker.h"
+#include "planner/device_loads.h"
 #include "planner/planner.h"
 #include "tools/commands.h"
 

@@ -40,14 +40,12 @@ struct CheckInput {
   Bytes scale = 1;
 };
 CheckInput load_check_input(const std::string& schedule, const std::string& plan);
-// The integer value of an environment variable (0 when unset); a value that
-// is not an integer is bad input.
-int env_level(const char* name);
 
 void add_plan_command(CLI::App& app);    // planck plan FILE [-o PLAN] [--rewrite] [--planner NAME]
 void add_check_command(CLI::App& app);   // planck check FILE PLAN
 void add_stats_command(CLI::App& app);   // planck stats FILE...
 void add_run_command(CLI::App& app);     // planck run FILE PLAN [--iterations K]
 void add_oracle_command(CLI::App& app);  // planck oracle FILE [--capacity C] [--timeout S] [-o PLAN]
+void add_planners_command(CLI::App& app);  // planck planners [--json]
 
 }  // namespace planck::cli

@@ -1,6 +1,3 @@
-#include <cerrno>
-#include <climits>
-#include <cstdlib>
 #include <utility>
 #include <variant>
 
@@ -33,18 +30,6 @@ CheckInput load_check_input(const std::string& schedule, const std::string& plan
     return {std::move(blocks.schedule), std::move(blocks.plan), kPlaceAlign};
   }
   return {std::get<Schedule>(std::move(problem)), std::move(p), 1};
-}
-
-int env_level(const char* name) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return 0;
-  errno = 0;
-  char* end = nullptr;
-  long n = std::strtol(v, &end, 10);
-  if (*end != '\0' || errno == ERANGE || n < INT_MIN || n > INT_MAX) {
-    throw Exit{kExitBadInput, std::string("environment: ") + name + "=" + v + " is not an integer"};
-  }
-  return static_cast<int>(n);
 }
 
 }  // namespace planck::cli

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   planck::cli::add_stats_command(app);
   planck::cli::add_run_command(app);
   planck::cli::add_oracle_command(app);
+  planck::cli::add_planners_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,6 +1,7 @@
 #pragma once
-// The planners of SPEC section 6 besides the reference one. Internal to
-// planner/: everyone else reaches them by name through make_planner.
+// Each planner's constructor, one per file. Internal to planner/: the
+// registry (registry.h) lists them, and everyone else reaches them by name
+// through make_planner.
 
 #include <memory>
 
@@ -8,6 +9,7 @@
 
 namespace planck {
 
+std::unique_ptr<Planner> make_tlsf_planner();    // "tlsf", reference.cc
 std::unique_ptr<Planner> make_greedy_planner();  // "greedy", greedy.cc
 std::unique_ptr<Planner> make_bysize_planner();  // "bysize", bysize.cc
 std::unique_ptr<Planner> make_naive_planner();   // "naive", naive.cc

@@ -1,0 +1,301 @@
+// The reference planner ("tlsf") of SPEC section 3, rule by rule, in the
+// order of the rules: each numbered rule is the function named for it
+// below, and TlsfPlanner::plan at the end runs rules 1 to 7 in that order.
+// Rules 8 to 10 make the output of any planner's plan; plan_schedule.cc
+// applies them.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "model/text.h"
+#include "planner/factories.h"
+#include "planner/rewrite.h"
+#include "planner/rules.h"
+#include "planner/tlsf.h"
+
+namespace planck {
+namespace {
+
+// Storage in order of first taking, each once. Calls take a few arguments,
+// so a linear search dedupes until the list grows long (a big loop body).
+class TakenList {
+ public:
+  void add(StorageId id) {
+    if (ids_.size() < kLinear) {
+      if (std::find(ids_.begin(), ids_.end(), id) != ids_.end()) return;
+    } else {
+      if (seen_.empty()) seen_.insert(ids_.begin(), ids_.end());
+      if (!seen_.insert(id).second) return;
+    }
+    ids_.push_back(id);
+  }
+  std::vector<StorageId> take() { return std::move(ids_); }
+
+ private:
+  static constexpr std::size_t kLinear = 16;
+  std::vector<StorageId> ids_;
+  std::unordered_set<StorageId> seen_;
+};
+
+void take_args(const std::vector<Arg>& args, TakenList& out) {
+  for (const Arg& a : args) out.add(storage_of(a));
+}
+
+// Nesting is bounded by kMaxNesting at parse time, so this recursion is too.
+void take_entry(const Entry& e, TakenList& out) {
+  switch (e.kind) {
+    case Entry::Kind::Kernel:
+    case Entry::Kind::Copy:
+      take_args(e.args, out);
+      return;
+    case Entry::Kind::Range:
+    case Entry::Kind::Loop:
+      for (const Entry& inner : e.body) take_entry(inner, out);
+      take_args(e.flag, out);
+      return;
+  }
+}
+
+}  // namespace
+
+// Rule 1: what an entry takes.
+std::vector<StorageId> taken(const Entry& entry) {
+  TakenList out;
+  take_entry(entry, out);
+  return out.take();
+}
+
+// Rule 2: what is planned.
+bool is_plannable(const Storage& s) {
+  return s.kind == StorageKind::Buffer && !s.held && !is_disk(s.device);
+}
+
+// Rule 3: lifetimes.
+std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
+  std::vector<Lifetime> out;
+  std::vector<std::size_t> index(s.storage.size(), SIZE_MAX);  // storage -> position in out
+  for (std::size_t e = 0; e < s.entries.size(); ++e) {
+    for (StorageId id : taken(s.entries[e])) {
+      if (!is_plannable(s.storage[id])) continue;
+      if (index[id] == SIZE_MAX) {
+        index[id] = out.size();
+        out.push_back({id, e, e});
+      } else {
+        out[index[id]].last = e;
+      }
+    }
+  }
+  return out;
+}
+
+// Rule 4: sizes.
+Result<std::vector<Bytes>> rounded_sizes(const Schedule& s, const std::vector<Lifetime>& lives) {
+  std::vector<Bytes> out;
+  out.reserve(lives.size());
+  for (const Lifetime& l : lives) {
+    PLANCK_ASSIGN(const Bytes r, rounded_size(s.storage[l.buffer]));
+    out.push_back(r);
+  }
+  return out;
+}
+
+// Rule 5: arenas, one per device.
+std::vector<DeviceGroup> group_by_device(const Schedule& s, const std::vector<Lifetime>& lives) {
+  std::vector<DeviceGroup> out;
+  std::unordered_map<std::string_view, std::size_t> index;  // device -> position in out
+  for (std::size_t i = 0; i < lives.size(); ++i) {
+    const std::string& device = s.storage[lives[i].buffer].device;
+    auto [it, fresh] = index.try_emplace(device, out.size());
+    if (fresh) out.push_back({device, {}});
+    out[it->second].buffers.push_back(i);
+  }
+  return out;
+}
+
+namespace {
+
+constexpr Bytes kTlsfBlockSize = 256;
+constexpr Bytes kTlsfSecondLevel = 32;
+
+// Rule 5: every allocator's capacity, 2 x the sum of max(256, rounded) over
+// every planned buffer of the schedule.
+Result<Bytes> tlsf_capacity(const Schedule& s, const std::vector<Lifetime>& lives,
+                            const std::vector<Bytes>& sizes) {
+  Bytes total = 0;
+  for (std::size_t i = 0; i < lives.size(); ++i) {
+    auto sum = checked_add(total, std::max(kPlaceAlign, sizes[i]));
+    if (!sum) return overflow_error(s.storage[lives[i].buffer], "the sum of planned sizes");
+    total = *sum;
+  }
+  auto doubled = checked_mul(total, 2);
+  if (!doubled) return overflow_error(s.storage[lives.back().buffer], "twice the sum of planned sizes");
+  return *doubled;
+}
+
+// Rule 5: one TLSF allocator per device, and which one each planned buffer uses.
+struct Allocators {
+  std::vector<Tlsf> per_device;        // in the order of `devices`
+  std::vector<std::size_t> device_of;  // per lifetime: its device's allocator
+};
+
+// The allocators are made in the order in which devices first appear among
+// the events, which is the order of `devices`: a device's first event opens
+// its first buffer, and opens keep the order of first appearance (rule 6).
+Result<Allocators> make_allocators(const Schedule& s, const std::vector<Lifetime>& lives,
+                                   const std::vector<Bytes>& sizes,
+                                   const std::vector<DeviceGroup>& devices) {
+  PLANCK_ASSIGN(const Bytes capacity, tlsf_capacity(s, lives, sizes));
+  Allocators out;
+  out.device_of.resize(lives.size());
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    PLANCK_ASSIGN(Tlsf tlsf, Tlsf::create(capacity, kTlsfBlockSize, kTlsfSecondLevel));
+    out.per_device.push_back(std::move(tlsf));
+    for (std::size_t i : devices[d].buffers) out.device_of[i] = d;
+  }
+  return out;
+}
+
+struct Event {
+  enum class Kind { Close, Open };  // a close sorts before an open at equal times
+  std::size_t time;
+  Kind kind;
+  std::size_t buffer;  // index into the lifetimes
+};
+
+// Rule 6: order of events. Opens in order of first appearance, then closes
+// in the same order, stably sorted by time, closes first at equal times.
+std::vector<Event> events(const std::vector<Lifetime>& lives) {
+  std::vector<Event> out;
+  out.reserve(2 * lives.size());
+  for (std::size_t i = 0; i < lives.size(); ++i) out.push_back({lives[i].first, Event::Kind::Open, i});
+  for (std::size_t i = 0; i < lives.size(); ++i) out.push_back({lives[i].last + 1, Event::Kind::Close, i});
+  std::stable_sort(out.begin(), out.end(), [](const Event& a, const Event& b) {
+    if (a.time != b.time) return a.time < b.time;
+    return a.kind < b.kind;
+  });
+  return out;
+}
+
+// Rule 6: the TLSF run. An open allocates the buffer's rounded size and
+// records its place; a close frees it. The places, parallel to the lifetimes.
+Result<std::vector<Bytes>> run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives,
+                                    const std::vector<Bytes>& sizes, const std::vector<Event>& order,
+                                    Allocators& allocators) {
+  std::vector<Bytes> place(lives.size());
+  for (const Event& ev : order) {
+    Tlsf& tlsf = allocators.per_device[allocators.device_of[ev.buffer]];
+    if (ev.kind == Event::Kind::Close) {
+      PLANCK_TRY(tlsf.free(place[ev.buffer]));
+      continue;
+    }
+    const std::optional<Bytes> at = tlsf.alloc(sizes[ev.buffer]);
+    if (!at) {
+      const Storage& b = s.storage[lives[ev.buffer].buffer];
+      return Error{"", fmt::format("the memory plan outgrew its arena: buffer {} ({} bytes "
+                                   "rounded) on {} at entry {}",
+                                   b.name, sizes[ev.buffer], b.device, lives[ev.buffer].first)};
+    }
+    place[ev.buffer] = *at;
+  }
+  return place;
+}
+
+}  // namespace
+
+// Rule 7: result.
+Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
+                         const std::vector<DeviceGroup>& devices, const std::vector<Bytes>& place) {
+  Plan plan;
+  const std::vector<std::string> names = arena_names(s, devices.size());
+  std::vector<std::size_t> arena_of(lives.size());
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    Bytes size = 0;
+    for (std::size_t i : devices[d].buffers) {
+      const Storage& b = s.storage[lives[i].buffer];
+      auto end = checked_add(place[i], b.phase);
+      if (end) end = checked_add(*end, b.bytes);
+      if (end) end = checked_round_up(*end, kPlaceAlign);
+      if (!end) return overflow_error(b, "place + phase + bytes");
+      size = std::max(size, *end);
+      arena_of[i] = d;
+    }
+    plan.arenas.push_back({names[d], devices[d].device, size, {}});
+  }
+  for (std::size_t i = 0; i < lives.size(); ++i) {
+    plan.placements.push_back({s.storage[lives[i].buffer].name, names[arena_of[i]], place[i], {}});
+  }
+  return plan;
+}
+
+// Rule 8: rewrite, the arenas' names.
+std::vector<std::string> arena_names(const Schedule& s, std::size_t count) {
+  std::unordered_set<std::string> used;
+  for (const Storage& st : s.storage) used.insert(st.name);
+  std::vector<std::string> out;
+  for (std::size_t k = 0; out.size() < count; ++k) {
+    std::string name = fmt::format("arena{}", k);
+    if (used.insert(name).second) out.push_back(std::move(name));
+  }
+  return out;
+}
+
+// Rule 8: rewrite, the schedule.
+Result<std::string> rewritten_text(const Schedule& s, const Plan& p) {
+  PLANCK_ASSIGN(const Schedule out, rewrite(s, p));
+  return print_schedule(out);
+}
+
+// Rule 9: no-op.
+bool is_no_op(const PlanOptions& options, const Plan& p) {
+  return options.no_memory_planner || p.placements.empty();
+}
+
+// Rule 10: debug line.
+std::string debug_line(const PlanOptions& options, const Schedule& s, const Plan& p) {
+  if (options.debug < 1 || p.placements.empty()) return "";
+  // The sum of rounded sizes, as the planners take them; a sum that
+  // overflows would have failed planning first, so saturating loses nothing.
+  Bytes before = 0;
+  for (const Placement& pl : p.placements) {
+    auto id = s.find(pl.buffer);
+    if (!id) continue;
+    auto r = rounded_size(s.storage[*id]);
+    before = r ? checked_add(before, *r).value_or(UINT64_MAX) : UINT64_MAX;
+  }
+  Bytes after = 0;
+  for (const Arena& a : p.arenas) after = checked_add(after, a.size).value_or(UINT64_MAX);
+  if (before == after) return "";
+  return fmt::format("memory reduced from {:.2f} MB -> {:.2f} MB, {} -> {} bufs",
+                     static_cast<double>(before) / 1e6, static_cast<double>(after) / 1e6,
+                     p.placements.size(), p.arenas.size());
+}
+
+namespace {
+
+// The reference planner: rules 1 to 7, TLSF over events in order of time.
+class TlsfPlanner final : public Planner {
+ public:
+  std::string_view name() const override { return "tlsf"; }
+
+  Result<Plan> plan(const Schedule& s) const override {
+    const std::vector<Lifetime> lives = planned_lifetimes(s);  // rules 1 to 3
+    if (lives.empty()) return Plan{};
+    PLANCK_ASSIGN(const std::vector<Bytes> sizes, rounded_sizes(s, lives));
+    const std::vector<DeviceGroup> devices = group_by_device(s, lives);
+    PLANCK_ASSIGN(Allocators allocators, make_allocators(s, lives, sizes, devices));
+    PLANCK_ASSIGN(const std::vector<Bytes> place, run_tlsf(s, lives, sizes, events(lives), allocators));
+    return plan_result(s, lives, devices, place);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Planner> make_tlsf_planner() { return std::make_unique<TlsfPlanner>(); }
+
+}  // namespace planck

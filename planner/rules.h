@@ -1,0 +1,78 @@
+#pragma once
+// The rules of SPEC section 3 that the planners share, one function per
+// rule, defined in order in reference.cc together with the reference
+// planner's own (its allocators, its events, the TLSF run). Every planner
+// takes rules 1 to 5 and 7 from here and places the buffers its own way;
+// rules 8 to 10 turn any planner's plan into the output (plan_schedule.h).
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "model/plan.h"
+#include "model/result.h"
+#include "model/schedule.h"
+#include "planner/options.h"
+
+namespace planck {
+
+// Rule 1, what an entry takes: the storage a top-level entry takes, each
+// once, in the order its calls take it; a view passes the storage it views;
+// a loop takes its calls' storage, nested loops included, then its flag's.
+std::vector<StorageId> taken(const Entry& entry);
+
+// Rule 2, what is planned, without the "taken" part: a buffer that is not
+// held and not on a disk.
+bool is_plannable(const Storage& s);
+
+// Rule 3, lifetimes: a planned buffer lives from the first top-level entry
+// that takes it to the last, inclusive.
+struct Lifetime {
+  StorageId buffer = 0;
+  std::size_t first = 0;
+  std::size_t last = 0;
+};
+
+// Every planned buffer with its lifetime, in order of first appearance
+// (entry by entry, in the order the entries take them).
+std::vector<Lifetime> planned_lifetimes(const Schedule& s);
+
+// Rule 4, sizes: rounded_size of each planned buffer, parallel to lives.
+Result<std::vector<Bytes>> rounded_sizes(const Schedule& s, const std::vector<Lifetime>& lives);
+
+// Rule 5, arenas: one per device that has a planned buffer. A device's
+// planned buffers, as indices into the lifetimes, in order of first appearance.
+struct DeviceGroup {
+  std::string device;
+  std::vector<std::size_t> buffers;
+};
+
+// The devices in order of first appearance of their first planned buffer,
+// which is the order of the arenas.
+std::vector<DeviceGroup> group_by_device(const Schedule& s, const std::vector<Lifetime>& lives);
+
+// Rule 7, result, from each planned buffer's place (parallel to lives): one
+// arena per device of `devices`, named by arena_names, ending at the last
+// byte its buffers reach (place + phase + bytes) rounded up to 256;
+// placements in order of first appearance.
+Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
+                         const std::vector<DeviceGroup>& devices, const std::vector<Bytes>& place);
+
+// Rule 8, rewrite: names for `count` new arenas, "arenaK" with K the
+// smallest numbers that no storage of the schedule is named by, in order.
+std::vector<std::string> arena_names(const Schedule& s, std::size_t count);
+
+// Rule 8: the text of the schedule with the plan's arenas in place of its
+// planned buffers (rewrite.h). A plan that does not fit the schedule is an error.
+Result<std::string> rewritten_text(const Schedule& s, const Plan& p);
+
+// Rule 9, no-op: with NO_MEMORY_PLANNER set, or when the plan places
+// nothing, the output is the input, unchanged.
+bool is_no_op(const PlanOptions& options, const Plan& p);
+
+// Rule 10, debug: at DEBUG 1 or more, "memory reduced from X MB -> Y MB,
+// N -> M bufs"; empty below it, when the two byte totals are equal, or when
+// nothing is planned.
+std::string debug_line(const PlanOptions& options, const Schedule& s, const Plan& p);
+
+}  // namespace planck
