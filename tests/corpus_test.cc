@@ -1,7 +1,10 @@
 // The corpus: every schedule in corpus/schedules is planned by the reference
 // planner and compared byte for byte with the plan beside it, which was
-// derived by hand from the rules; every plan passes the checker. Every
-// minimized failure in corpus/regressions is replayed.
+// derived by hand from the rules, and its rewrite with the expected rewrite
+// beside it; every other planner's plan is compared with the plan pinned for
+// it there (corpus/schedules/README.md says how each was checked). Every
+// plan passes the checker. Every minimized failure in corpus/regressions is
+// replayed.
 
 #include <gtest/gtest.h>
 
@@ -11,6 +14,7 @@
 #include "oracle/check/checker.h"
 #include "oracle/check/shadow.h"
 #include "planner/planner.h"
+#include "planner/rewrite.h"
 #include "model/text.h"
 #include "tests/run_command.h"
 
@@ -30,6 +34,13 @@ std::vector<std::string> schedules_in(const std::string& folder) {
   return out;
 }
 
+// The file beside a corpus schedule that has its stem and then suffix:
+// beside("01-chain.sched", ".greedy.plan") is "01-chain.greedy.plan".
+std::string beside(const std::string& path, const std::string& suffix) {
+  const fs::path p(path);
+  return (p.parent_path() / (p.stem().string() + suffix)).string();
+}
+
 std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
   std::string stem = fs::path(info.param).stem().string();
   std::replace_if(stem.begin(), stem.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
@@ -42,6 +53,16 @@ std::string violations_text(const std::vector<oracle::Violation>& vs) {
   return out;
 }
 
+// The plan is, byte for byte, the one pinned at pinned_path, and that one
+// passes the checker.
+void expect_pinned_plan(const Schedule& s, const Plan& plan, const std::string& pinned_path) {
+  ASSERT_TRUE(fs::exists(pinned_path)) << "no pinned plan " << pinned_path;
+  EXPECT_EQ(print_plan(plan), testing::read_text(pinned_path)) << pinned_path;
+  auto pinned = read_plan(pinned_path);
+  ASSERT_TRUE(pinned.ok()) << pinned.error().message();
+  EXPECT_EQ(violations_text(oracle::check_plan(s, *pinned)), "") << pinned_path;
+}
+
 class CorpusSchedule : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CorpusSchedule, PlanMatchesTheHandDerivedPlanAndPassesTheChecker) {
@@ -50,12 +71,46 @@ TEST_P(CorpusSchedule, PlanMatchesTheHandDerivedPlanAndPassesTheChecker) {
   ASSERT_TRUE(s.ok()) << s.error().message();
   auto plan = make_planner("tlsf")->plan(*s);
   ASSERT_TRUE(plan.ok()) << plan.error().message();
-  const std::string expected_path = fs::path(path).replace_extension(".plan").string();
-  ASSERT_TRUE(fs::exists(expected_path)) << "no expected plan beside " << path;
-  EXPECT_EQ(print_plan(*plan), testing::read_text(expected_path)) << path;
-  auto expected = read_plan(expected_path);
-  ASSERT_TRUE(expected.ok()) << expected.error().message();
-  EXPECT_EQ(violations_text(oracle::check_plan(*s, *expected)), "");
+  expect_pinned_plan(*s, *plan, beside(path, ".plan"));
+}
+
+// The expected rewrite (rule 8) of the reference plan is NN-name.rewrite: what
+// `planck plan --rewrite` prints, so it does not end in .sched and no glob of
+// schedules takes it for one.
+TEST_P(CorpusSchedule, RewriteMatchesTheExpectedRewrite) {
+  const std::string path = GetParam();
+  auto s = read_schedule(path);
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  auto plan = make_planner("tlsf")->plan(*s);
+  ASSERT_TRUE(plan.ok()) << plan.error().message();
+  const std::string expected_path = beside(path, ".rewrite");
+  ASSERT_TRUE(fs::exists(expected_path)) << "no expected rewrite beside " << path;
+  const std::string expected = testing::read_text(expected_path);
+
+  auto rewritten = rewrite(*s, *plan);
+  ASSERT_TRUE(rewritten.ok()) << rewritten.error().message();
+  EXPECT_EQ(print_schedule(*rewritten), expected) << path;
+  const testing::CommandResult cli = testing::run_command(testing::planck_bin() + " plan --rewrite " + path);
+  EXPECT_EQ(cli.exit_code, 0) << cli.err;
+  EXPECT_EQ(cli.out, expected) << "planck plan --rewrite " << path;
+}
+
+// Every planner but the reference one has its plan pinned as
+// NN-name.PLANNER.plan, so that a planner whose plans change, for the worse
+// or not, fails here even while its plans stay valid.
+TEST_P(CorpusSchedule, EveryOtherPlannerMatchesItsPinnedPlan) {
+  const std::string path = GetParam();
+  auto s = read_schedule(path);
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  for (const std::string& name : planner_names()) {
+    if (name == "tlsf") continue;  // its plan is NN-name.plan, above
+    SCOPED_TRACE("planner " + name);
+    auto planner = make_planner(name);
+    ASSERT_NE(planner, nullptr);
+    auto plan = planner->plan(*s);
+    ASSERT_TRUE(plan.ok()) << plan.error().message();
+    expect_pinned_plan(*s, *plan, beside(path, "." + name + ".plan"));
+  }
 }
 
 TEST_P(CorpusSchedule, PrintingIsCanonical) {
