@@ -7,6 +7,7 @@
 #include "planner/rewrite.h"
 #include "model/text.h"
 #include "tools/commands.h"
+#include "tools/planner_options.h"
 
 namespace planck::cli {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 struct PlanArgs {
   std::string schedule;
   std::string output;
-  std::string planner = "tlsf";
+  PlannerOptions planner;
   bool rewrite = false;
 };
 
@@ -31,14 +32,13 @@ void write_output(const std::string& path, const std::string& text) {
 
 void run_plan(const PlanArgs& args) {
   const Schedule s = load_schedule(args.schedule);
-  auto planner = make_planner(args.planner);
-  if (!planner) throw Exit{kExitBadInput, "--planner: no planner named " + args.planner};
+  auto planner = make_chosen_planner(args.planner);
 
   // Rule 9: with NO_MEMORY_PLANNER set, nothing is planned and the schedule is left as it is.
   Plan plan;
   if (env_level("NO_MEMORY_PLANNER") < 1) {
     auto planned = planner->plan(s);
-    if (!planned) throw Exit{kExitBadInput, args.schedule + ": " + planned.error().message()};
+    if (!planned) throw planner_failure(args.schedule, planned.error());
     plan = std::move(planned).value();
   }
   if (env_level("DEBUG") >= 1) {
@@ -66,9 +66,7 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("schedule", args->schedule, "the .sched file")->required();
   cmd->add_option("-o,--output", args->output, "write to this file instead of standard output");
   cmd->add_flag("--rewrite", args->rewrite, "print the rewritten schedule instead of the plan");
-  cmd->add_option("--planner", args->planner, "the planner to use")
-      ->check(CLI::IsMember(planner_names()))
-      ->capture_default_str();
+  add_planner_options(*cmd, args->planner);
   cmd->callback([args] { run_plan(*args); });
 }
 
