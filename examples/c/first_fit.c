@@ -142,14 +142,24 @@ static int rehash(Planner* p) {
   return 1;
 }
 
-static int declare(Planner* p, Storage s) {
-  if (p->count == p->cap) {
-    size_t cap = p->cap ? p->cap * 2 : 64;
-    Storage* items = realloc(p->items, cap * sizeof *items);
-    if (items == NULL) return fail(p, "out of memory");
-    p->items = items;
-    p->cap = cap;
+/* An array of *cap items of `size` bytes, `count` of them used, with room
+ * for one more: the same one, or a larger one; NULL when out of memory. */
+static void* make_room(Planner* p, void* items, size_t count, size_t* cap, size_t size) {
+  if (count < *cap) return items;
+  size_t more = *cap ? *cap * 2 : 64;
+  void* grown = realloc(items, more * size);
+  if (grown == NULL) {
+    fail(p, "out of memory");
+    return NULL;
   }
+  *cap = more;
+  return grown;
+}
+
+static int declare(Planner* p, Storage s) {
+  Storage* items = make_room(p, p->items, p->count, &p->cap, sizeof *items);
+  if (items == NULL) return 0;
+  p->items = items;
   p->items[p->count++] = s;
   if (2 * p->count > p->nslots) return rehash(p);
   size_t i = hash(s.name) & (p->nslots - 1);
@@ -222,13 +232,9 @@ static int take(Planner* p, long k, long entry) {
   Storage* s = &p->items[k];
   if (!s->planned) return 1;
   if (s->first < 0) {
-    if (p->norder == p->order_cap) {
-      size_t cap = p->order_cap ? p->order_cap * 2 : 64;
-      size_t* order = realloc(p->order, cap * sizeof *order);
-      if (order == NULL) return fail(p, "out of memory");
-      p->order = order;
-      p->order_cap = cap;
-    }
+    size_t* order = make_room(p, p->order, p->norder, &p->order_cap, sizeof *order);
+    if (order == NULL) return 0;
+    p->order = order;
     s->first = entry;
     p->order[p->norder++] = (size_t)k;
   }
@@ -329,7 +335,12 @@ typedef struct {
 
 static void put(Out* o, const char* fmt, ...) {
   va_list ap;
-  for (;;) {
+  if (o->text == NULL && !o->failed) {
+    o->cap = 4096;
+    o->text = malloc(o->cap);
+    if (o->text == NULL) o->failed = 1;
+  }
+  while (!o->failed) {
     va_start(ap, fmt);
     int n = vsnprintf(o->text + o->len, o->cap - o->len, fmt, ap);
     va_end(ap);
