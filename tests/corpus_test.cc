@@ -14,7 +14,7 @@
 #include "oracle/check/checker.h"
 #include "oracle/check/shadow.h"
 #include "planner/planner.h"
-#include "planner/rewrite.h"
+#include "planner/plan_schedule.h"
 #include "model/text.h"
 #include "tests/run_command.h"
 
@@ -79,17 +79,17 @@ TEST_P(CorpusSchedule, PlanMatchesTheHandDerivedPlanAndPassesTheChecker) {
 // schedules takes it for one.
 TEST_P(CorpusSchedule, RewriteMatchesTheExpectedRewrite) {
   const std::string path = GetParam();
-  auto s = read_schedule(path);
+  const std::string text = testing::read_text(path);
+  auto s = parse_schedule(text, path);
   ASSERT_TRUE(s.ok()) << s.error().message();
-  auto plan = make_planner("tlsf")->plan(*s);
-  ASSERT_TRUE(plan.ok()) << plan.error().message();
   const std::string expected_path = beside(path, ".rewrite");
   ASSERT_TRUE(fs::exists(expected_path)) << "no expected rewrite beside " << path;
   const std::string expected = testing::read_text(expected_path);
 
-  auto rewritten = rewrite(*s, *plan);
-  ASSERT_TRUE(rewritten.ok()) << rewritten.error().message();
-  EXPECT_EQ(print_schedule(*rewritten), expected) << path;
+  const auto tlsf = make_planner("tlsf");
+  auto out = plan_schedule({.schedule = *s, .text = text, .planner = *tlsf, .options = {}, .rewrite = true});
+  ASSERT_TRUE(out.ok()) << out.error().message();
+  EXPECT_EQ(out->rewritten, expected) << path;
   const testing::CommandResult cli = testing::run_command(testing::planck_bin() + " plan --rewrite " + path);
   EXPECT_EQ(cli.exit_code, 0) << cli.err;
   EXPECT_EQ(cli.out, expected) << "planck plan --rewrite " << path;

@@ -3,9 +3,12 @@
 #include <cstdio>
 #include <fstream>
 
+#include "model/file.h"
+#include "model/problem.h"
 #include "model/text.h"
 #include "planner/plan_schedule.h"
 #include "tools/commands.h"
+#include "tools/planner_options.h"
 
 namespace planck::cli {
 namespace {
@@ -13,7 +16,7 @@ namespace {
 struct PlanArgs {
   std::string schedule;
   std::string output;
-  std::string planner = "tlsf";
+  PlannerOptions planner;
   bool rewrite = false;
 };
 
@@ -31,17 +34,19 @@ void write_output(const std::string& path, const std::string& text) {
 void run_plan(const PlanArgs& args) {
   auto text = read_file(args.schedule);
   if (!text) throw Exit{kExitBadInput, text.error().message()};
-  auto s = parse_schedule(*text, args.schedule);
+  auto problem = parse_problem(*text, source_name(args.schedule));
+  if (!problem) throw Exit{kExitBadInput, problem.error().message()};
+  auto s = problem_schedule(std::move(problem).value());
   if (!s) throw Exit{kExitBadInput, s.error().message()};
-  auto planner = make_planner(args.planner);
-  if (!planner) throw Exit{kExitBadInput, "--planner: no planner named " + args.planner};
+  auto planner = make_chosen_planner(args.planner);
   auto options = PlanOptions::from_environment();
   if (!options) throw Exit{kExitBadInput, options.error().message()};
 
   auto out = plan_schedule({.schedule = *s, .text = *text, .planner = *planner,
                             .options = *options, .rewrite = args.rewrite});
-  if (!out) throw Exit{kExitBadInput, args.schedule + ": " + out.error().message()};
-  if (!out->debug_line.empty()) std::printf("%s\n", out->debug_line.c_str());
+  if (!out) throw planner_failure(args.schedule, out.error());
+  if (!out->debug_line.empty()) std::printf("%s
+", out->debug_line.c_str());
   write_output(args.output, args.rewrite ? out->rewritten : print_plan(out->plan));
 }
 
@@ -57,9 +62,7 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("schedule", args->schedule, "the .sched file")->required();
   cmd->add_option("-o,--output", args->output, "write to this file instead of standard output");
   cmd->add_flag("--rewrite", args->rewrite, "print the rewritten schedule instead of the plan");
-  cmd->add_option("--planner", args->planner, "the planner to use")
-      ->check(CLI::IsMember(planner_names()))
-      ->capture_default_str();
+  add_planner_options(*cmd, args->planner);
   cmd->callback([args] { run_plan(*args); });
 }
 

@@ -6,13 +6,14 @@
 #include "planner/device_loads.h"
 #include "planner/planner.h"
 #include "tools/commands.h"
+#include "tools/planner_options.h"
 
 namespace planck::cli {
 namespace {
 
 struct StatsArgs {
   std::vector<std::string> schedules;
-  std::string planner = "tlsf";
+  PlannerOptions planner;
 };
 
 struct Row {
@@ -43,10 +44,10 @@ void print_table(const std::vector<Row>& rows) {
 }
 
 void run_stats(const StatsArgs& args) {
-  auto planner = make_planner(args.planner);
-  if (!planner) throw Exit{kExitBadInput, "--planner: no planner named " + args.planner};
+  auto planner = make_chosen_planner(args.planner);
   std::vector<Row> rows;
   std::vector<std::string> errors;
+  int error_code = kExitOk;  // the worst of the errors: bad input before a planner's failure
   bool invalid = false;
   for (const std::string& path : args.schedules) {
     Schedule s;
@@ -54,12 +55,15 @@ void run_stats(const StatsArgs& args) {
       s = load_schedule(path);
     } catch (const Exit& e) {
       errors.push_back(e.message);
+      error_code = kExitBadInput;
       continue;
     }
     auto loads = device_loads(s);
     auto plan = loads ? planner->plan(s) : Result<Plan>(loads.error());
     if (!plan) {
-      errors.push_back(path + ": " + plan.error().message());
+      const Exit failure = planner_failure(path, plan.error());
+      errors.push_back(failure.message);
+      error_code = std::max(error_code, failure.code);
       continue;
     }
     const auto violations = oracle::check_plan(s, *plan);
@@ -78,7 +82,7 @@ void run_stats(const StatsArgs& args) {
   }
   print_table(rows);
   for (const std::string& e : errors) fmt::print(stderr, "{}\n", e);
-  if (!errors.empty()) throw Exit{kExitBadInput, ""};
+  if (!errors.empty()) throw Exit{error_code, ""};
   if (invalid) throw Exit{kExitFound, "planck stats: a plan failed the checker (run planck check for details)"};
 }
 
@@ -91,9 +95,7 @@ void add_stats_command(CLI::App& app) {
       "Plan and check each schedule; print per device the planned buffers, the peak of live "
       "bytes (a lower bound on any arena), the arena size and their ratio.");
   cmd->add_option("schedules", args->schedules, "the .sched files")->required();
-  cmd->add_option("--planner", args->planner, "the planner to use")
-      ->check(CLI::IsMember(planner_names()))
-      ->capture_default_str();
+  add_planner_options(*cmd, args->planner);
   cmd->callback([args] { run_stats(*args); });
 }
 
