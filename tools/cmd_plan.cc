@@ -45,8 +45,7 @@ void run_plan(const PlanArgs& args) {
   auto out = plan_schedule({.schedule = *s, .text = *text, .planner = *planner,
                             .options = *options, .rewrite = args.rewrite});
   if (!out) throw planner_failure(args.schedule, out.error());
-  if (!out->debug_line.empty()) std::printf("%s
-", out->debug_line.c_str());
+  if (!out->debug_line.empty()) std::printf("%s\n", out->debug_line.c_str());
   write_output(args.output, args.rewrite ? out->rewritten : print_plan(out->plan));
 }
 
