@@ -47,5 +47,7 @@ void add_stats_command(CLI::App& app);   // planck stats FILE...
 void add_run_command(CLI::App& app);     // planck run FILE PLAN [--iterations K]
 void add_oracle_command(CLI::App& app);  // planck oracle FILE [--capacity C] [--timeout S] [-o PLAN]
 void add_planners_command(CLI::App& app);  // planck planners [--json]
+void add_verify_command(CLI::App& app);    // planck verify PLANNER [--cases N] [--time T] [--seed S] ...
+void add_minimize_command(CLI::App& app);  // planck minimize SCHEDULE PLANNER
 
 }  // namespace planck::cli

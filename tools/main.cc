@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
   planck::cli::add_run_command(app);
   planck::cli::add_oracle_command(app);
   planck::cli::add_planners_command(app);
+  planck::cli::add_verify_command(app);
+  planck::cli::add_minimize_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,63 @@
+#include "harness/judge.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "oracle/check/checker.h"
+#include "oracle/check/shadow.h"
+
+namespace planck::harness {
+namespace {
+
+// The most violations an explanation lists; the count of the rest follows.
+constexpr std::size_t kExplainedViolations = 10;
+
+std::string kind_of(oracle::Rule rule) {
+  std::string name(oracle::rule_name(rule));
+  return "invalid-" + name;
+}
+
+}  // namespace
+
+Verdict judge(const Planner& planner, const Schedule& s) {
+  Verdict v;
+  Result<Plan> planned = planner.plan(s);
+  if (!planned) {
+    const Error& e = planned.error();
+    v.kind = e.kind.empty() ? "planner-error" : e.kind;
+    v.explanation = fmt::format("{}: {}", v.kind, e.message());
+    return v;
+  }
+  v.plan = std::move(planned).value();
+
+  const std::vector<oracle::Violation> found = oracle::check_plan(s, *v.plan);
+  if (!found.empty()) {
+    v.kind = kind_of(found.front().rule);
+    v.explanation = fmt::format("the checker rejects the plan: {} violation{}\n", found.size(),
+                                found.size() == 1 ? "" : "s");
+    const std::size_t shown = std::min(found.size(), kExplainedViolations);
+    for (std::size_t i = 0; i < shown; ++i) v.explanation += found[i].message + "\n";
+    if (shown < found.size()) v.explanation += fmt::format("... and {} more\n", found.size() - shown);
+    return v;
+  }
+
+  Result<oracle::ShadowRun> run = oracle::run_shadow(s, *v.plan);
+  if (!run) {
+    // The checker accepted the plan, so the executor refusing it is the
+    // executor's limit (too many calls), not the planner's fault.
+    v.note = "the shadow executor did not run it: " + run.error().message();
+    return v;
+  }
+  if (run->clobber) {
+    v.kind = "clobber";
+    v.explanation = "the shadow executor finds a clobber the checker let through:\n" +
+                    run->clobber->message() + "\n";
+  }
+  return v;
+}
+
+}  // namespace planck::harness

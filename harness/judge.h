@@ -1,0 +1,32 @@
+#pragma once
+// One verdict on one planner for one schedule: the planner is run, and its
+// plan, if it gives one, is judged by the static checker and then the shadow
+// executor. Shared by `planck verify`, `planck minimize`, `planck gate` and
+// the fuzz targets, so every one of them calls the same thing a failure.
+
+#include <optional>
+#include <string>
+
+#include "model/plan.h"
+#include "model/schedule.h"
+#include "planner/planner.h"
+
+namespace planck::harness {
+
+struct Verdict {
+  // Empty when the plan is valid. Otherwise the failure's kind, which
+  // shrinking keeps: the planner's own ("planner-exit", "planner-signal",
+  // "planner-timeout", "planner-output", "planner-error"), the first rule the
+  // checker found broken ("invalid-overlap", "invalid-not-placed", ...), or
+  // "clobber" from the shadow executor on a plan the checker let through.
+  std::string kind;
+  std::string explanation;   // what went wrong, for a person; several lines
+  std::optional<Plan> plan;  // the planner's plan, when it gave one
+  std::string note;          // a check that could not run, on a plan not failed
+
+  bool failed() const { return !kind.empty(); }
+};
+
+Verdict judge(const Planner& planner, const Schedule& s);
+
+}  // namespace planck::harness

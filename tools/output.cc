@@ -1,0 +1,53 @@
+#include "tools/output.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tools/commands.h"
+
+namespace planck::cli {
+
+void print_out(std::string_view text) {
+  const std::size_t written = std::fwrite(text.data(), 1, text.size(), stdout);
+  if (written != text.size() || std::fflush(stdout) != 0) {
+    throw Exit{kExitBadInput, std::string("standard output: cannot write: ") + std::strerror(errno)};
+  }
+}
+
+void write_output(const std::string& path, std::string_view text) {
+  if (path.empty() || path == "-") {
+    print_out(text);
+    return;
+  }
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  fs::path temp = target;
+  temp += ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (!out) throw Exit{kExitBadInput, path + ": cannot write: " + std::strerror(errno)};
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.close();
+    if (!out) {
+      const int saved = errno;
+      std::error_code ignored;
+      fs::remove(temp, ignored);
+      throw Exit{kExitBadInput, path + ": cannot write: " + std::strerror(saved)};
+    }
+  }
+  std::error_code ec;
+  fs::rename(temp, target, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(temp, ignored);
+    throw Exit{kExitBadInput, path + ": cannot write: " + ec.message()};
+  }
+}
+
+}  // namespace planck::cli
