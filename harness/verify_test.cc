@@ -72,10 +72,9 @@ TEST(Verify, FilesAreJudgedFirstAndFilesUsingASwitchedOffFeatureAreSkipped) {
   const Schedule looped = *parse_schedule(R"(schedule v1
 buffer a CPU int8 256
 buffer b CPU int8 256
-kernel k0 a
 range {
-  kernel k1 b
-  kernel k2 a
+  kernel k1 a
+  kernel k2 b
 }
 )",
                                           "looped.sched");

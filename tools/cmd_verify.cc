@@ -187,6 +187,7 @@ FailureFiles write_failure(const std::string& dir, const std::string& name, cons
 }
 
 void run_verify(const VerifyArgs& args) {
+  check_output_folder(args.json);
   const std::unique_ptr<Planner> planner = make_chosen_planner(args.planner);
   const std::string planner_args = planner_arguments(args.planner);
   harness::VerifyOptions options{.seed = args.seed,
@@ -268,6 +269,8 @@ struct MinimizeArgs {
 };
 
 void run_minimize(const MinimizeArgs& args) {
+  check_output_folder(args.output);
+  check_output_folder(args.json);
   const std::unique_ptr<Planner> planner = make_chosen_planner(args.planner);
   Schedule s = load_schedule(args.schedule);
   harness::Verdict first = harness::judge(*planner, s);

@@ -20,6 +20,15 @@ void print_out(std::string_view text) {
   }
 }
 
+void check_output_folder(const std::string& path) {
+  if (path.empty() || path == "-") return;
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!folder.empty() && !std::filesystem::is_directory(folder, ec)) {
+    throw Exit{kExitBadInput, path + ": cannot write: no folder " + folder.string()};
+  }
+}
+
 void write_output(const std::string& path, std::string_view text) {
   if (path.empty() || path == "-") {
     print_out(text);
