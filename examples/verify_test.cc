@@ -91,3 +91,48 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace planck
+
+namespace planck {
+namespace {
+
+class VerifyCommand : public testing::PlanckCommandTest {};
+
+TEST_F(VerifyCommand, MinimizeShrinksAFailingScheduleAndLeavesAPassingOneAlone) {
+  const std::string wrong = "--planner-lib " + std::string(PLANCK_FIRST_FIT_BUG_FLAG);
+  const std::string sched = std::string(PLANCK_SOURCE_DIR) + "/corpus/schedules/11-flag-view.sched";
+  const testing::CommandResult r = planck("minimize " + sched + " " + wrong + " -o " + dir_ + "/min.sched");
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  const std::string min = testing::read_text(dir_ + "/min.sched");
+  EXPECT_THAT(min, HasSubstr("fails with invalid-"));
+  const std::string body = min.substr(min.find("schedule v1"));
+  const std::string original = testing::read_text(sched);
+  EXPECT_LT(std::count(body.begin(), body.end(), '\n'), std::count(original.begin(), original.end(), '\n'));
+  // The minimized schedule still fails, and the right planner passes it.
+  EXPECT_EQ(planck("verify " + wrong + " --out " + dir_ + "/f " + dir_ + "/min.sched").exit_code, 1);
+  const testing::CommandResult right =
+      planck("minimize " + dir_ + "/min.sched --planner-lib " + std::string(PLANCK_FIRST_FIT));
+  EXPECT_EQ(right.exit_code, 0) << right.err;
+  EXPECT_THAT(right.err, HasSubstr("nothing to minimize"));
+}
+
+TEST_F(VerifyCommand, BadUsageIsExitTwoWithTheReason) {
+  EXPECT_EQ(planck("verify --planner nope").exit_code, 2);
+  EXPECT_EQ(planck("verify --time -1").exit_code, 2);
+  const testing::CommandResult missing = planck("verify " + dir_ + "/missing.sched");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.err, HasSubstr("missing.sched"));
+  const testing::CommandResult json = planck("verify --cases 1 --json " + dir_ + "/no/such/folder/r.json");
+  EXPECT_EQ(json.exit_code, 2);
+  EXPECT_THAT(json.err, HasSubstr("no folder"));
+  EXPECT_EQ(planck("minimize " + dir_ + "/missing.sched").exit_code, 2);
+}
+
+TEST_F(VerifyCommand, APassingRunSaysWhatItJudged) {
+  const testing::CommandResult r = planck("verify --planner tlsf --cases 50 --seed 3");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("passed"));
+  EXPECT_THAT(r.out, HasSubstr("50 generated, seed 3"));
+}
+
+}  // namespace
+}  // namespace planck
