@@ -5,10 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 #include <limits>
 #include <ostream>
-#include <random>
 #include <set>
 #include <string>
 #include <string_view>
@@ -17,6 +17,7 @@
 #include "oracle/check/lifetimes.h"
 #include "model/plan.h"
 #include "model/text.h"
+#include "properties/generate.h"
 #include "tests/parsed.h"
 #include "tests/spec_example.h"
 
@@ -568,66 +569,17 @@ place u a0 0
 
 // ---- Randomized comparison of check_plan with check_plan_quadratic.
 
-class Random {
- public:
-  explicit Random(std::uint64_t seed) : rng_(seed) {}
-  int below(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
-  bool chance(int percent) { return below(100) < percent; }
-  template <class T>
-  const T& pick(const std::vector<T>& v) {
-    return v[static_cast<std::size_t>(below(static_cast<int>(v.size())))];
-  }
-
- private:
-  std::mt19937_64 rng_;
-};
-
-Arg random_arg(Random& r, int storage_count) {
-  Arg arg;
-  arg.storage = static_cast<StorageId>(r.below(storage_count));
-  while (r.chance(20)) {
-    Arg view;
-    view.kind = r.pick(std::vector<Arg::Kind>{Arg::Kind::Shrink, Arg::Kind::Bitcast,
-                                              Arg::Kind::After});
-    view.base.push_back(std::move(arg));
-    arg = std::move(view);
-  }
-  return arg;
-}
-
-Entry random_entry(Random& r, int storage_count, int depth) {
-  Entry e;
-  if (depth < 2 && r.chance(25)) {
-    e.kind = r.chance(50) ? Entry::Kind::Range : Entry::Kind::Loop;
-    const int calls = 1 + r.below(3);
-    for (int i = 0; i < calls; ++i) e.body.push_back(random_entry(r, storage_count, depth + 1));
-    if (e.kind == Entry::Kind::Loop) e.flag.push_back(random_arg(r, storage_count));
-    return e;
-  }
-  e.kind = r.chance(80) ? Entry::Kind::Kernel : Entry::Kind::Copy;
-  e.name = "k";
-  const int args = e.kind == Entry::Kind::Copy ? 2 : 1 + r.below(3);
-  for (int i = 0; i < args; ++i) e.args.push_back(random_arg(r, storage_count));
-  return e;
-}
-
-Schedule random_schedule(Random& r) {
-  Schedule s;
-  const int storage_count = 1 + r.below(8);
-  for (int i = 0; i < storage_count; ++i) {
-    Storage st;
-    st.kind = r.chance(85) ? StorageKind::Buffer
-                           : (r.chance(50) ? StorageKind::Alloc : StorageKind::Param);
-    st.name = "s" + std::to_string(i);
-    st.device = r.chance(60) ? "CPU" : (r.chance(85) ? "GPU" : "DISK:w");
-    st.bytes = r.pick(std::vector<Bytes>{0, 1, 200, 256, 300, 512, 1024});
-    st.phase = r.pick(std::vector<Bytes>{0, 0, 0, 64, 255});
-    st.held = st.kind == StorageKind::Buffer && r.chance(10);
-    s.storage.push_back(std::move(st));
-  }
-  const int entries = 1 + r.below(6);
-  for (int i = 0; i < entries; ++i) s.entries.push_back(random_entry(r, storage_count, 0));
-  return s;
+// Small schedules, so that plans often put live buffers at shared places:
+// two to eight declarations and one to six entries, loops and views two
+// deep, sizes up to 1024 bytes and phases up to 255, on up to two devices
+// and a disk.
+gen::ScheduleOptions small_schedules() {
+  gen::ScheduleOptions o = gen::ScheduleOptions::small();
+  o.max_storage = 8;
+  o.max_entries = 6;
+  o.max_bytes = 1024;
+  o.max_phase = 255;
+  return o;
 }
 
 Arena arena(std::string name, std::string device, Bytes size) {
@@ -650,9 +602,10 @@ Placement placement(std::string buffer, std::string arena, Bytes place) {
 // once, either end to end (valid) or at a few shared places (valid exactly
 // when those buffers do not live together); then, now and then, one of
 // each kind of mistake.
-Plan random_plan(Random& r, const Schedule& s) {
+Plan random_plan(gen::Choices& r, const Schedule& s) {
+  const auto pool = [](std::size_t d) { return "pool" + std::to_string(d); };
   Plan p;
-  std::vector<std::string> devices;  // arena d is "a<d>", for devices[d]
+  std::vector<std::string> devices;  // arena d is "pool<d>", for devices[d]
   std::vector<Bytes> arena_ends;
   auto device_index = [&](const std::string& device) {
     auto it = std::find(devices.begin(), devices.end(), device);
@@ -661,37 +614,36 @@ Plan random_plan(Random& r, const Schedule& s) {
     arena_ends.push_back(0);
     return devices.size() - 1;
   };
-  const bool end_to_end = r.chance(30);
+  const bool end_to_end = r.percent(30);
   for (const Lifetime& life : planned_buffers(s)) {
     const Storage& st = s.storage[life.storage];
     const std::size_t d = device_index(st.device);
     const Bytes rounded = *rounded_size(st);
-    const Bytes place = end_to_end ? arena_ends[d] : kPlaceAlign * static_cast<Bytes>(r.below(5));
+    const Bytes place = end_to_end ? arena_ends[d] : kPlaceAlign * r.draw(0, 4);
     arena_ends[d] = std::max(arena_ends[d], place + rounded);
-    if (r.chance(4)) continue;  // not placed
-    p.placements.push_back(placement(st.name, "a" + std::to_string(d), place));
-    if (r.chance(3)) p.placements.push_back(p.placements.back());  // placed twice
+    if (r.percent(4)) continue;  // not placed
+    p.placements.push_back(placement(st.name, pool(d), place));
+    if (r.percent(3)) p.placements.push_back(p.placements.back());  // placed twice
   }
   for (std::size_t d = 0; d < devices.size(); ++d) {
-    if (r.chance(3)) continue;  // no arena
+    if (r.percent(3)) continue;  // no arena
     Bytes size = arena_ends[d];
-    if (r.chance(5)) size = size >= kPlaceAlign ? size - kPlaceAlign : 0;
-    if (r.chance(3)) size += 1;
-    p.arenas.push_back(arena("a" + std::to_string(d), devices[d], size));
-    if (r.chance(3)) p.arenas.push_back(p.arenas.back());
-    if (r.chance(3)) p.arenas.push_back(arena("b" + std::to_string(d), devices[d], 0));
+    if (r.percent(5)) size = size >= kPlaceAlign ? size - kPlaceAlign : 0;
+    if (r.percent(3)) size += 1;
+    p.arenas.push_back(arena(pool(d), devices[d], size));
+    if (r.percent(3)) p.arenas.push_back(p.arenas.back());
+    if (r.percent(3)) p.arenas.push_back(arena("spare" + std::to_string(d), devices[d], 0));
   }
-  if (r.chance(3)) p.arenas.push_back(arena("spare", "TPU", 256));
-  if (r.chance(3)) p.arenas.push_back(arena("s0", "CPU", 256));
+  if (r.percent(3)) p.arenas.push_back(arena("spare", "TPU", 256));
+  if (r.percent(3)) p.arenas.push_back(arena(s.storage[0].name, "CPU", 256));  // named as storage
   if (!p.placements.empty()) {
-    Placement& pl =
-        p.placements[static_cast<std::size_t>(r.below(static_cast<int>(p.placements.size())))];
-    if (r.chance(5)) pl.place += 128;
-    if (r.chance(3)) pl.place = std::numeric_limits<Bytes>::max() - 255;
-    if (r.chance(6)) pl.arena = r.pick(std::vector<std::string>{"nowhere", "a0", "a1"});
+    Placement& pl = p.placements[r.below(p.placements.size())];
+    if (r.percent(5)) pl.place += 128;
+    if (r.percent(3)) pl.place = std::numeric_limits<Bytes>::max() - 255;
+    if (r.percent(6)) pl.arena = std::array{"nowhere", "pool0", "pool1"}[r.below(3)];
   }
-  if (r.chance(8)) {
-    p.placements.push_back(placement(r.chance(20) ? "zz" : s.storage[0].name, "a0", 0));
+  if (r.percent(8)) {
+    p.placements.push_back(placement(r.percent(20) ? "zz" : s.storage[0].name, pool(0), 0));
   }
   return p;
 }
@@ -726,12 +678,13 @@ std::string disagreement(const std::vector<Violation>& fast, const std::vector<V
 }
 
 TEST(CheckerRandom, TheFastCheckerAgreesWithTheQuadraticOne) {
-  Random r(20240611);
+  gen::SeededChoices r(20240611);
+  const gen::ScheduleOptions options = small_schedules();
   int valid = 0;
   int overlapping = 0;
   int fewer_pairs = 0;
   for (int i = 0; i < 4000; ++i) {
-    const Schedule s = random_schedule(r);
+    const Schedule s = gen::generate_schedule(r, options);
     const Plan p = random_plan(r, s);
     const std::vector<Violation> fast = check_plan(s, p);
     const std::vector<Violation> slow = check_plan_quadratic(s, p);

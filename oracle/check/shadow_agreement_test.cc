@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -16,6 +15,8 @@
 #include "oracle/check/shadow.h"
 #include "model/plan.h"
 #include "model/text.h"
+#include "properties/generate.h"
+#include "properties/schedule_parts.h"
 
 namespace planck::oracle {
 namespace {
@@ -23,112 +24,26 @@ namespace {
 constexpr int kSchedules = 3000;
 constexpr std::uint64_t kSeed = 20240611;
 
-// How big the generated buffers are: bytes = unit * [0, max_units], phase in [0, max_phase].
-struct Sizes {
-  Bytes unit = kPlaceAlign;
-  int max_units = 3;
-  int max_phase = 0;
-};
-
-// Small random schedules over two devices: buffers (some held, some empty),
-// a param, calls with views, ranges and loops nested two deep, flags through views.
-class ScheduleGenerator {
- public:
-  ScheduleGenerator(std::uint64_t seed, Sizes sizes) : rng_(seed), sizes_(sizes) {}
-
-  Schedule schedule() {
-    Schedule s;
-    s.source = "random.sched";
-    const int buffers = pick(2, 7);
-    for (int i = 0; i < buffers; ++i) {
-      Storage st;
-      st.name = "b" + std::to_string(i);
-      st.device = pick(0, 2) == 0 ? "CUDA" : "CPU";
-      st.dtype = Dtype::Int8;
-      st.bytes = sizes_.unit * static_cast<Bytes>(pick(0, sizes_.max_units));
-      st.phase = static_cast<Bytes>(pick(0, sizes_.max_phase));
-      st.held = pick(0, 7) == 0;
-      s.storage.push_back(st);
-    }
-    Storage param;
-    param.kind = StorageKind::Param;
-    param.name = "x";
-    param.device = "CPU";
-    param.bytes = kPlaceAlign;
-    s.storage.push_back(param);
-
-    const int entries = pick(1, 7);
-    for (int i = 0; i < entries; ++i) s.entries.push_back(entry(s, 0));
-    return s;
-  }
-
-  int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
-
- private:
-  Entry entry(const Schedule& s, int depth) {
-    Entry e;
-    const int kind = depth < 2 ? pick(0, 9) : 0;
-    if (kind <= 5) {
-      e.kind = Entry::Kind::Kernel;
-      e.name = "k";
-      const int args = pick(1, 3);
-      for (int i = 0; i < args; ++i) e.args.push_back(arg(s));
-    } else if (kind == 6) {
-      e.kind = Entry::Kind::Copy;
-      e.args = {arg(s), arg(s)};
-    } else {
-      e.kind = kind == 7 ? Entry::Kind::Range : Entry::Kind::Loop;
-      const int body = pick(0, 3);
-      for (int i = 0; i < body; ++i) e.body.push_back(entry(s, depth + 1));
-      if (e.kind == Entry::Kind::Loop) e.flag.push_back(arg(s));
-    }
-    return e;
-  }
-
-  // Storage, or a view of it: the whole storage is used either way.
-  Arg arg(const Schedule& s) {
-    Arg a;
-    a.storage = static_cast<StorageId>(pick(0, static_cast<int>(s.storage.size()) - 1));
-    switch (pick(0, 5)) {
-      case 0: {
-        Arg view;
-        view.kind = Arg::Kind::Shrink;
-        view.length = s.storage[a.storage].bytes / 2;
-        view.base.push_back(a);
-        return view;
-      }
-      case 1: {
-        Arg view;
-        view.kind = Arg::Kind::After;
-        view.base.push_back(a);
-        return view;
-      }
-      default:
-        return a;
-    }
-  }
-
-  std::mt19937_64 rng_;
-  Sizes sizes_;
-};
-
-void collect_used(const std::vector<Entry>& entries, std::vector<bool>& used) {
-  auto mark = [&](const std::vector<Arg>& args) {
-    for (const Arg& a : args) used[storage_of(a)] = true;
-  };
-  for (const Entry& e : entries) {
-    mark(e.args);
-    mark(e.flag);
-    collect_used(e.body, used);
-  }
+// Small schedules on up to two devices and a disk: two to eight
+// declarations, mostly buffers (some held, some empty) and a few params and
+// allocs, calls with views, ranges and loops nested two deep, flags through
+// views; sizes multiples of `unit` up to `max_bytes`, phases up to `max_phase`.
+gen::ScheduleOptions small_schedules(Bytes unit, Bytes max_bytes, Bytes max_phase) {
+  gen::ScheduleOptions o = gen::ScheduleOptions::small();
+  o.max_storage = 8;
+  o.max_entries = 7;
+  o.bytes_unit = unit;
+  o.max_bytes = max_bytes;
+  o.max_phase = max_phase;
+  return o;
 }
 
 // A plan with one arena per device that places every planned buffer: either
 // end to end (always valid), or at one of four places `step` apart (often overlapping).
-Plan random_plan(const Schedule& s, ScheduleGenerator& gen, Bytes step) {
+Plan random_plan(const Schedule& s, gen::Choices& c, Bytes step) {
   std::vector<bool> used(s.storage.size(), false);
-  collect_used(s.entries, used);
-  const bool stacked = gen.pick(0, 3) == 0;
+  gen::for_each_arg(s.entries, [&](const Arg& a) { used[storage_of(a)] = true; });
+  const bool stacked = c.percent(25);
   Plan p;
   p.source = "random.plan";
   for (StorageId id = 0; id < s.storage.size(); ++id) {
@@ -137,10 +52,11 @@ Plan random_plan(const Schedule& s, ScheduleGenerator& gen, Bytes step) {
     auto arena = std::find_if(p.arenas.begin(), p.arenas.end(),
                               [&](const Arena& a) { return a.device == st.device; });
     if (arena == p.arenas.end()) {
-      p.arenas.push_back({"arena" + std::to_string(p.arenas.size()), st.device, 0, {}});
+      // Generated storage may be named arena<n>, so pools have another name.
+      p.arenas.push_back({"pool" + std::to_string(p.arenas.size()), st.device, 0, {}});
       arena = std::prev(p.arenas.end());
     }
-    const Bytes place = stacked ? arena->size : step * static_cast<Bytes>(gen.pick(0, 3));
+    const Bytes place = stacked ? arena->size : step * c.draw(0, 3);
     arena->size = std::max(arena->size, place + st.phase + st.bytes);
     p.placements.push_back({st.name, arena->name, place, {}});
   }
@@ -151,12 +67,13 @@ Plan random_plan(const Schedule& s, ScheduleGenerator& gen, Bytes step) {
 // 256, so a buffer's bytes are exactly [place, place + rounded)), the checker
 // finds an overlap exactly when the shadow executor finds a clobber.
 TEST(ShadowAgreement, CheckerFindsAnOverlapExactlyWhenTheShadowExecutorFindsAClobber) {
-  ScheduleGenerator gen(kSeed, Sizes{});
+  gen::SeededChoices c(kSeed);
+  const gen::ScheduleOptions options = small_schedules(kPlaceAlign, 3 * kPlaceAlign, 0);
   int clobbered = 0;
   int clean = 0;
   for (int i = 0; i < kSchedules; ++i) {
-    const Schedule s = gen.schedule();
-    const Plan p = random_plan(s, gen, kPlaceAlign);
+    const Schedule s = gen::generate_schedule(c, options);
+    const Plan p = random_plan(s, c, kPlaceAlign);
 
     bool overlap = false;
     for (const Violation& v : check_plan(s, p)) {
@@ -263,11 +180,12 @@ std::optional<ModelClobber> run_byte_model(const Schedule& s, const Plan& p) {
 // interval maps find the same first clobber, the same bytes taken and the same
 // taker as a model that keeps one owner per byte.
 TEST(ShadowAgreement, IntervalMapsFindWhatAByteArrayFinds) {
-  ScheduleGenerator gen(kSeed + 1, Sizes{.unit = 1, .max_units = 40, .max_phase = 15});
+  gen::SeededChoices c(kSeed + 1);
+  const gen::ScheduleOptions options = small_schedules(1, 40, 15);
   int clobbered = 0;
   for (int i = 0; i < kSchedules; ++i) {
-    const Schedule s = gen.schedule();
-    const Plan p = random_plan(s, gen, /*step=*/13);
+    const Schedule s = gen::generate_schedule(c, options);
+    const Plan p = random_plan(s, c, /*step=*/13);
     Result<ShadowRun> run = run_shadow(s, p);
     ASSERT_TRUE(run.ok()) << run.error().message();
     const std::optional<ModelClobber> expected = run_byte_model(s, p);

@@ -37,14 +37,7 @@ Error run_error(std::string_view schedule_text, std::string_view plan_text, Shad
 using testing::kSpecExample;
 
 TEST(Shadow, ValidPlanOfTheSpecExampleRunsClean) {
-  ShadowRun r = run(kSpecExample, R"(plan v1
-arena arena0 CUDA 8704
-arena arena1 CPU 4096
-place t0 arena0 0
-place t1 arena0 4096
-place f arena0 8448
-place h arena1 0
-)");
+  ShadowRun r = run(kSpecExample, testing::kSpecExamplePlan);
   EXPECT_FALSE(r.clobber.has_value()) << r.clobber->message();
   // matmul, twice (relu, step, flag check), copy.
   EXPECT_EQ(r.calls, 8u);
