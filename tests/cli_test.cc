@@ -174,7 +174,7 @@ TEST_F(Cli, CheckRejectsOverlappingBuffersWithExitOneAndSaysWhy) {
   EXPECT_THAT(r.out, HasSubstr("overlap"));
   EXPECT_THAT(r.out, HasSubstr("a"));
   EXPECT_THAT(r.out, HasSubstr("[0, 1024)"));
-  EXPECT_THAT(r.err, HasSubstr("invalid plan"));
+  EXPECT_THAT(r.out, HasSubstr("invalid plan"));
 }
 
 TEST_F(Cli, BadInputGivesExitTwoAndItsPlace) {

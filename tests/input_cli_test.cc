@@ -16,6 +16,7 @@ namespace {
 using testing::CommandResult;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using ::testing::StartsWith;
 using testing::read_text;
 
 // a lives over entries 0..1, b over 1..2, c over 2..3. With the reference
@@ -36,7 +37,7 @@ class Inputs : public testing::PlanckCommandTest {
   void expect_valid(const std::string& input, const std::string& plan, int buffers) {
     CommandResult check = planck("check " + input + " " + plan);
     EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
-    EXPECT_EQ(check.out, fmt::format("{}: valid plan for {}: {} buffers in 1 arena\n", plan, input, buffers));
+    EXPECT_THAT(check.out, StartsWith(fmt::format("{}: valid plan for {}: {} buffers in 1 arena\n", plan, input, buffers)));
     CommandResult run = planck("run " + input + " " + plan);
     EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   }
@@ -103,8 +104,9 @@ TEST_F(Inputs, CheckJudgesACsvsPlanByTheBytesOfItsRows) {
                 "1..2 share bytes [64000, 76800) during entry 1 in arena arena0 (plan lines 3 and 4)\n" +
                 plan + ": " + file +
                 " is judged at alignment 1, each of its bytes a block of 256: the byte "
-                "figures above are 256 times its own\n");
-  EXPECT_EQ(r.err, plan + ": invalid plan for " + file + ": 2 violations\n");
+                "figures above are 256 times its own\n" +
+                plan + ": invalid plan for " + file + ": 2 violations\n");
+  EXPECT_EQ(r.err, "");
 }
 
 TEST_F(Inputs, ACsvPlanThatTouchesButDoesNotOverlapIsValid) {

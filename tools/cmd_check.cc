@@ -1,13 +1,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "oracle/check/checker.h"
 #include "tools/commands.h"
+#include "tools/output.h"
+#include "tools/quality.h"
+#include "tools/seconds_option.h"
 
 namespace planck::cli {
 namespace {
@@ -17,25 +22,36 @@ struct CheckArgs {
   std::string plan;
   bool quadratic = false;
   std::size_t max_overlaps = oracle::kOverlapsListed;
+  bool optimum = false;
+  double timeout = 10;
+  std::string json;
 };
 
+nlohmann::ordered_json violation_json(const oracle::Violation& v) {
+  return {{"rule", oracle::rule_name(v.rule)}, {"message", v.message}};
+}
+
 void run_check(const CheckArgs& args) {
+  const auto start = std::chrono::steady_clock::now();
   const auto [s, p, scale] = load_check_input(args.schedule, args.plan);
   const oracle::CheckReport found = args.quadratic
                                         ? oracle::check_plan_quadratic(s, p, args.max_overlaps)
                                         : oracle::check_plan(s, p, args.max_overlaps);
-  if (found.violations.empty() && found.unlisted_overlaps == 0) {
-    fmt::print("{}: valid plan for {}: {} buffer{} in {} arena{}\n", args.plan, args.schedule,
-               p.placements.size(), p.placements.size() == 1 ? "" : "s", p.arenas.size(),
-               p.arenas.size() == 1 ? "" : "s");
-    return;
-  }
+  const bool valid = found.violations.empty() && found.unlisted_overlaps == 0;
+  auto quality = plan_quality(s, p, valid,
+                              args.optimum ? std::optional(deadline_after(start, args.timeout)) : std::nullopt);
+  if (!quality) throw Exit{kExitBadInput, args.schedule + ": " + quality.error().message()};
+
+  Report report{args.json, "", {}};
+  nlohmann::ordered_json violations = nlohmann::ordered_json::array();
   for (const oracle::Violation& v : found.violations) {
-    fmt::print("{}: {}\n", args.plan, v.message);
+    report.text += fmt::format("{}: {}\n", args.plan, v.message);
+    violations.push_back(violation_json(v));
   }
   if (found.unlisted_overlaps > 0) {
-    fmt::print("{}: and {} more overlap{} past the first {} (--max-overlaps)\n", args.plan,
-               found.unlisted_overlaps, found.unlisted_overlaps == 1 ? "" : "s", args.max_overlaps);
+    report.text += fmt::format("{}: and {} more overlap{} past the first {} (--max-overlaps)\n", args.plan,
+                               found.unlisted_overlaps, found.unlisted_overlaps == 1 ? "" : "s",
+                               args.max_overlaps);
   }
   const bool has_figures =
       found.unlisted_overlaps > 0 ||
@@ -43,13 +59,31 @@ void run_check(const CheckArgs& args) {
         return v.rule == oracle::Rule::OutsideArena || v.rule == oracle::Rule::Overlap;
       });
   if (scale != 1 && has_figures) {
-    fmt::print("{}: {} is judged at alignment 1, each of its bytes a block of {}: the byte figures above are "
-               "{} times its own\n",
-               args.plan, args.schedule, scale, scale);
+    report.text += fmt::format(
+        "{}: {} is judged at alignment 1, each of its bytes a block of {}: the byte figures above are "
+        "{} times its own\n",
+        args.plan, args.schedule, scale, scale);
   }
   const std::uint64_t total = found.violations.size() + found.unlisted_overlaps;
-  throw Exit{kExitFound, fmt::format("{}: invalid plan for {}: {} violation{}", args.plan,
-                                     args.schedule, total, total == 1 ? "" : "s")};
+  if (valid) {
+    report.text += fmt::format("{}: valid plan for {}: {} buffer{} in {} arena{}\n", args.plan, args.schedule,
+                               p.placements.size(), p.placements.size() == 1 ? "" : "s", p.arenas.size(),
+                               p.arenas.size() == 1 ? "" : "s");
+  } else {
+    report.text += fmt::format("{}: invalid plan for {}: {} violation{}\n", args.plan, args.schedule, total,
+                               total == 1 ? "" : "s");
+  }
+  // An invalid plan's arena says nothing of its quality; the JSON object has it still.
+  if (valid) report.text += quality_text(args.plan, *quality, scale);
+  report.object = {{"schedule", args.schedule},
+                   {"plan", args.plan},
+                   {"valid", valid},
+                   {"violation_count", total},
+                   {"violations", std::move(violations)},
+                   {"unlisted_overlaps", found.unlisted_overlaps},
+                   {"devices", quality_json(*quality, scale)}};
+  report.write();
+  if (!valid) throw Exit{kExitFound, ""};
 }
 
 }  // namespace
@@ -58,7 +92,8 @@ void add_check_command(CLI::App& app) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* cmd = app.add_subcommand(
       "check",
-      "Check a plan file against a schedule, from any planner. Exit 0: valid; 1: each "
+      "Check a plan file against a schedule, from any planner, and show per device its arena "
+      "against the lower bound (the peak of live rounded bytes). Exit 0: valid; 1: each "
       "violation explained; 2: bad input.");
   cmd->add_option("schedule", args->schedule, "the .sched file, or a .csv interval problem")->required();
   cmd->add_option("plan", args->plan, "the .plan file")->required();
@@ -68,6 +103,10 @@ void add_check_command(CLI::App& app) {
                   "list at most this many overlaps, then one line counting the rest (a plan with "
                   "every buffer at 0 overlaps in every pair)")
       ->capture_default_str();
+  cmd->add_flag("--optimum", args->optimum,
+                "also seek each device's least arena with the oracle (planck oracle), within --timeout");
+  add_seconds_option(*cmd, "--timeout", args->timeout, "seconds for the whole run, with --optimum");
+  add_json_option(*cmd, args->json);
   cmd->callback([args] { run_check(*args); });
 }
 

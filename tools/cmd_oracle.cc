@@ -1,149 +1,176 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <map>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "model/intervals.h"
+#include "model/text.h"
 #include "oracle/optimum/optimum.h"
 #include "oracle/optimum/optimum_input.h"
-#include "model/intervals.h"
 #include "planner/registry.h"
 #include "tools/commands.h"
+#include "tools/output.h"
+#include "tools/progress.h"
+#include "tools/quality.h"
+#include "tools/seconds_option.h"
 
 namespace planck::cli {
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 struct OracleArgs {
   std::string file;
   std::optional<Bytes> capacity;
   double timeout = 10;
   std::string plan;
+  std::string json;
+  bool progress = false;
 };
 
-// `units` in bytes; a count too large for 64 bits is shown as units.
-std::string in_bytes(Bytes units, Bytes scale) {
-  std::optional<Bytes> b = checked_mul(units, scale);
-  return b ? std::to_string(*b) : fmt::format("{} x {}", units, scale);
+double seconds_left(Clock::time_point deadline) {
+  const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+  return left > 0 ? left : 0;
 }
 
-// What one device's answer looks like on stdout; `scale` turns the problem's
-// units into bytes.
-void print_answer(const std::string& device, std::size_t buffers, const oracle::OptimumResult& r,
-                  Bytes scale) {
-  fmt::print("device {}: {} buffer{}, {} part{}\n", device, buffers, buffers == 1 ? "" : "s",
-             r.parts, r.parts == 1 ? "" : "s");
-  fmt::print("  peak: {}\n", in_bytes(r.peak, scale));
-  fmt::print("  lower bound: {} ({})\n", in_bytes(r.lower_bound, scale), r.lower_bound_by);
-  fmt::print("  upper bound: {} ({})\n", in_bytes(r.upper_bound, scale), r.upper_bound_by);
-  fmt::print("  status: {}\n", oracle::status_name(r.status));
-  fmt::print("  time: {:.3f} s\n", r.seconds);
+// One device's answer, for people and in the JSON object; `unit` turns the
+// problem's units into bytes.
+void add_answer(Report& report, const std::string& device, std::size_t buffers, const oracle::OptimumResult& r,
+                Bytes unit) {
+  report.text += fmt::format("device {}: {} buffer{}, {} part{}\n", device, buffers, buffers == 1 ? "" : "s",
+                             r.parts, r.parts == 1 ? "" : "s");
+  report.text += fmt::format("  peak: {}\n", bytes_text(r.peak, unit));
+  report.text += fmt::format("  lower bound: {} ({})\n", bytes_text(r.lower_bound, unit), r.lower_bound_by);
+  report.text += fmt::format("  upper bound: {} ({})\n", bytes_text(r.upper_bound, unit), r.upper_bound_by);
+  report.text += fmt::format("  status: {}\n", oracle::status_name(r.status));
+  report.text += fmt::format("  time: {:.3f} s\n", r.seconds);
+  report.object["devices"].push_back({{"device", device},
+                                      {"buffers", buffers},
+                                      {"parts", r.parts},
+                                      {"peak", bytes_json(r.peak, unit)},
+                                      {"lower_bound", bytes_json(r.lower_bound, unit)},
+                                      {"lower_bound_by", r.lower_bound_by},
+                                      {"upper_bound", bytes_json(r.upper_bound, unit)},
+                                      {"upper_bound_by", r.upper_bound_by},
+                                      {"status", oracle::status_name(r.status)},
+                                      {"seconds", r.seconds}});
 }
 
-void write_plan(const std::string& path, const Plan& plan) {
-  std::ofstream out(path, std::ios::binary);
-  out << print_plan(plan);
-  out.close();
-  if (!out) throw Exit{kExitBadInput, path + ": cannot write the plan"};
+// A plan file holds arenas of at most kMaxBytes; a larger upper bound has no plan.
+void check_plan_fits(const OracleArgs& args, const std::string& device, Bytes upper, Bytes unit) {
+  if (!unit_bytes(upper, unit)) {
+    throw Exit{kExitBadInput, fmt::format("{}: device {}: no plan written: the arena found is {} bytes, past "
+                                          "the most a plan file holds",
+                                          args.file, device, bytes_text(upper, unit))};
+  }
 }
 
-oracle::OptimumOptions options_for(const OracleArgs& args, std::chrono::steady_clock::time_point start,
-                                   Bytes scale) {
+oracle::OptimumOptions options_for(const OracleArgs& args, Clock::time_point deadline, Bytes unit) {
   oracle::OptimumOptions o;
-  // Arenas are whole units, so c bytes hold what floor(c / scale) units hold.
-  if (args.capacity) o.capacity = *args.capacity / scale;
-  const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  o.timeout_seconds = args.timeout > spent ? args.timeout - spent : 0;
+  // Arenas are whole units, so c bytes hold what floor(c / unit) units hold.
+  if (args.capacity) o.capacity = *args.capacity / unit;
+  o.timeout_seconds = seconds_left(deadline);
   return o;
 }
 
-int run_csv(const OracleArgs& args, const IntervalProblem& p, std::chrono::steady_clock::time_point start) {
-  auto r = oracle::solve_optimum(oracle::interval_packing(p), options_for(args, start, 1));
+int run_csv(const OracleArgs& args, const IntervalProblem& p, Clock::time_point deadline, Report& report,
+            Progress& progress) {
+  progress.stage(fmt::format("{} intervals: bounds and search", p.buffers.size()));
+  auto r = oracle::solve_optimum(oracle::interval_packing(p), options_for(args, deadline, 1));
   if (!r) throw Exit{kExitBadInput, args.file + ": " + r.error().message()};
-  print_answer("CSV", p.buffers.size(), *r, 1);
+  add_answer(report, "CSV", p.buffers.size(), *r, 1);
   if (!args.plan.empty()) {
+    check_plan_fits(args, "CSV", r->upper_bound, 1);
     auto plan = oracle::interval_plan(p, r->offsets, r->upper_bound);
     if (!plan) throw Exit{kExitBadInput, plan.error().message()};
-    write_plan(args.plan, *plan);
+    write_output(args.plan, print_plan(*plan));
   }
   return r->status == oracle::OptimumStatus::Infeasible ? kExitFound : kExitOk;
 }
 
-// The best of the heuristic planners' placements of one device, in the
-// oracle's units, as its starting upper bound; nullopt when none planned it.
-// The oracle checks it with its own checker before using it, so a planner's
-// invalid plan shows up as an error here too.
+// The best of the heuristic planners' placements of each device, in the
+// oracle's units, as its starting upper bound. The oracle checks it with its
+// own checker before using it, so a planner's invalid plan shows up as an
+// error here too. The planners cannot be stopped midway, so one is run only
+// while time is left, and never after the deadline.
 struct Incumbent {
   std::string planner;
   oracle::Offsets offsets;
   Bytes arena = 0;  // in units
 };
 
-std::optional<Incumbent> best_heuristic(const std::vector<std::pair<std::string, Plan>>& plans,
-                                        const oracle::DevicePacking& d) {
-  std::optional<Incumbent> best;
-  for (const auto& [name, plan] : plans) {
-    std::map<std::string, Bytes> place;
-    for (const Placement& pl : plan.placements) place[pl.buffer] = pl.place;
-    Incumbent c{name, {}, 0};
-    bool complete = true;
-    for (std::size_t k = 0; k < d.problem.items.size() && complete; ++k) {
-      auto it = place.find(d.problem.items[k].name);
-      complete = it != place.end() && it->second % kPlaceAlign == 0;
-      if (!complete) break;
-      // An item of no bytes takes no room anywhere; the oracle keeps those at 0.
-      const Bytes units = d.problem.items[k].size == 0 ? 0 : it->second / kPlaceAlign;
-      c.offsets.push_back(units);
-      auto end = checked_add(units, d.problem.items[k].size);
-      complete = end.has_value();
-      if (complete) c.arena = std::max(c.arena, *end);
+std::vector<std::optional<Incumbent>> best_heuristics(const Schedule& s,
+                                                      const std::vector<oracle::DevicePacking>& devices,
+                                                      Clock::time_point deadline, Progress& progress) {
+  std::vector<std::optional<Incumbent>> best(devices.size());
+  for (const std::string& name : best_candidates()) {
+    if (Clock::now() >= deadline) break;
+    progress.stage("planner " + name);
+    auto plan = make_planner(name)->plan(s);
+    if (!plan) continue;
+    for (std::size_t k = 0; k < devices.size(); ++k) {
+      std::optional<oracle::Offsets> offsets = plan_offsets(*plan, devices[k]);
+      if (!offsets) continue;
+      const std::optional<Bytes> arena = oracle::arena_size(devices[k].problem, *offsets);
+      if (arena && (!best[k] || *arena < best[k]->arena)) best[k] = Incumbent{name, std::move(*offsets), *arena};
     }
-    if (complete && (!best || c.arena < best->arena)) best = std::move(c);
   }
   return best;
 }
 
-int run_schedule(const OracleArgs& args, const Schedule& s, std::chrono::steady_clock::time_point start) {
+int run_schedule(const OracleArgs& args, const Schedule& s, Clock::time_point deadline, Report& report,
+                 Progress& progress) {
+  progress.stage("reading the schedule's lifetimes");
   auto devices = oracle::schedule_packings(s);
   if (!devices) throw Exit{kExitBadInput, devices.error().message()};
-  if (devices->empty()) fmt::print("nothing planned\n");
-  std::vector<std::pair<std::string, Plan>> plans;
-  for (const std::string& name : best_candidates()) {
-    auto plan = make_planner(name)->plan(s);
-    if (plan) plans.emplace_back(name, std::move(plan).value());
-  }
+  if (devices->empty()) report.text += "nothing planned\n";
+  const std::vector<std::optional<Incumbent>> incumbents = best_heuristics(s, *devices, deadline, progress);
   std::vector<oracle::Offsets> offsets;
   std::vector<Bytes> arenas;
   bool infeasible = false;
-  for (const oracle::DevicePacking& d : *devices) {
-    oracle::OptimumOptions options = options_for(args, start, kPlaceAlign);
-    const std::optional<Incumbent> incumbent = best_heuristic(plans, d);
+  for (std::size_t k = 0; k < devices->size(); ++k) {
+    const oracle::DevicePacking& d = (*devices)[k];
+    progress.stage(fmt::format("device {}: {} buffers: bounds and search", d.device, d.buffers.size()));
+    oracle::OptimumOptions options = options_for(args, deadline, kPlaceAlign);
+    const std::optional<Incumbent>& incumbent = incumbents[k];
     if (incumbent) options.incumbent = incumbent->offsets;
     auto r = oracle::solve_optimum(d.problem, options);
     if (!r) throw Exit{kExitBadInput, fmt::format("{}: device {}: {}", args.file, d.device, r.error().message())};
     if (incumbent && r->upper_bound_by == "incumbent") r->upper_bound_by = "planner " + incumbent->planner;
-    print_answer(d.device, d.buffers.size(), *r, kPlaceAlign);
+    add_answer(report, d.device, d.buffers.size(), *r, kPlaceAlign);
     infeasible = infeasible || r->status == oracle::OptimumStatus::Infeasible;
+    if (!args.plan.empty()) check_plan_fits(args, d.device, r->upper_bound, kPlaceAlign);
     offsets.push_back(r->offsets);
     arenas.push_back(r->upper_bound);
   }
   if (!args.plan.empty()) {
     auto plan = oracle::schedule_plan(s, *devices, offsets, arenas);
     if (!plan) throw Exit{kExitBadInput, args.file + ": " + plan.error().message()};
-    write_plan(args.plan, *plan);
+    write_output(args.plan, print_plan(*plan));
   }
   return infeasible ? kExitFound : kExitOk;
 }
 
 void run_oracle(const OracleArgs& args) {
-  const auto start = std::chrono::steady_clock::now();
-  const Problem problem = load_problem(args.file);
-  const int code = std::holds_alternative<IntervalProblem>(problem)
-                       ? run_csv(args, std::get<IntervalProblem>(problem), start)
-                       : run_schedule(args, std::get<Schedule>(problem), start);
+  const Clock::time_point start = Clock::now();
+  const Clock::time_point deadline = deadline_after(start, args.timeout);
+  Report report{args.json, "", {{"file", args.file}, {"devices", nlohmann::ordered_json::array()}}};
+  if (args.capacity) report.object["capacity"] = *args.capacity;
+  report.object["timeout"] = args.timeout;
+  int code = kExitOk;
+  {
+    Progress progress("oracle", args.progress);
+    progress.stage("reading " + args.file);
+    const Problem problem = load_problem(args.file);
+    code = std::holds_alternative<IntervalProblem>(problem)
+               ? run_csv(args, std::get<IntervalProblem>(problem), deadline, report, progress)
+               : run_schedule(args, std::get<Schedule>(problem), deadline, report, progress);
+  }
+  report.object["seconds"] = std::chrono::duration<double>(Clock::now() - start).count();
+  report.write();
   if (code != kExitOk) throw Exit{code, ""};
 }
 
@@ -165,10 +192,11 @@ void add_oracle_command(CLI::App& app) {
   cmd->add_option("--capacity", args->capacity,
                   "bytes per arena: decide whether the buffers fit, then seek the least arena "
                   "below it as time allows");
-  cmd->add_option("--timeout", args->timeout, "seconds for the whole run")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
+  add_seconds_option(*cmd, "--timeout", args->timeout,
+                     "seconds for the whole run: when they run out, the bounds found so far");
   cmd->add_option("-o,--output", args->plan, "write the best placement found as a plan file");
+  add_json_option(*cmd, args->json);
+  add_progress_option(*cmd, args->progress);
   cmd->callback([args] { run_oracle(*args); });
 }
 

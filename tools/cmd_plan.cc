@@ -1,13 +1,11 @@
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <fstream>
-
 #include "model/file.h"
 #include "model/problem.h"
 #include "model/text.h"
 #include "planner/plan_schedule.h"
 #include "tools/commands.h"
+#include "tools/output.h"
 #include "tools/planner_options.h"
 
 namespace planck::cli {
@@ -18,20 +16,25 @@ struct PlanArgs {
   std::string output;
   PlannerOptions planner;
   bool rewrite = false;
+  std::string json;
 };
 
-void write_output(const std::string& path, const std::string& text) {
-  if (path.empty() || path == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return;
-  }
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) throw Exit{kExitBadInput, path + ": cannot write"};
+// The --json object: the plan's arenas, and how many buffers it placed.
+nlohmann::ordered_json plan_json(const PlanArgs& args, const Plan& plan) {
+  nlohmann::ordered_json arenas = nlohmann::ordered_json::array();
+  for (const Arena& a : plan.arenas) arenas.push_back({{"name", a.name}, {"device", a.device}, {"size", a.size}});
+  return {{"schedule", args.schedule},
+          {"planner", planner_arguments(args.planner)},
+          {"output", args.output.empty() ? "-" : args.output},
+          {"placements", plan.placements.size()},
+          {"arenas", std::move(arenas)}};
 }
 
 void run_plan(const PlanArgs& args) {
+  // Standard output holds one result: the plan, or the JSON object.
+  if (args.json == "-" && (args.output.empty() || args.output == "-")) {
+    throw Exit{kExitBadInput, "planck plan: --json - needs -o FILE for the plan"};
+  }
   auto text = read_file(args.schedule);
   if (!text) throw Exit{kExitBadInput, text.error().message()};
   auto problem = parse_problem(*text, source_name(args.schedule));
@@ -45,8 +48,10 @@ void run_plan(const PlanArgs& args) {
   auto out = plan_schedule({.schedule = *s, .text = *text, .planner = *planner,
                             .options = *options, .rewrite = args.rewrite});
   if (!out) throw planner_failure(args.schedule, out.error());
-  if (!out->debug_line.empty()) std::printf("%s\n", out->debug_line.c_str());
-  write_output(args.output, args.rewrite ? out->rewritten : print_plan(out->plan));
+  const std::string result = args.rewrite ? out->rewritten : print_plan(out->plan);
+  if (args.json != "-" && !out->debug_line.empty()) print_out(out->debug_line + "\n");
+  write_output(args.output, result);
+  Report{args.json, "", plan_json(args, out->plan)}.write();
 }
 
 }  // namespace
@@ -62,6 +67,7 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("-o,--output", args->output, "write to this file instead of standard output");
   cmd->add_flag("--rewrite", args->rewrite, "print the rewritten schedule instead of the plan");
   add_planner_options(*cmd, args->planner);
+  add_json_option(*cmd, args->json);
   cmd->callback([args] { run_plan(*args); });
 }
 

@@ -8,6 +8,8 @@
 
 #include "oracle/check/shadow.h"
 #include "tools/commands.h"
+#include "tools/output.h"
+#include "tools/progress.h"
 
 namespace planck::cli {
 namespace {
@@ -16,28 +18,48 @@ struct RunArgs {
   std::string schedule;
   std::string plan;
   oracle::ShadowOptions options;
+  std::string json;
+  bool progress = false;
 };
 
 void run_run(const RunArgs& args) {
   const Schedule s = load_schedule(args.schedule);
   const Plan p = load_plan(args.plan);
-  const Result<oracle::ShadowRun> run = oracle::run_shadow(s, p, args.options);
+  const Result<oracle::ShadowRun> run = [&] {
+    Progress progress("run", args.progress);
+    progress.stage(fmt::format("running {} with each loop body {} times", args.schedule,
+                               args.options.iterations));
+    return oracle::run_shadow(s, p, args.options);
+  }();
   if (!run) throw Exit{kExitBadInput, run.error().message()};
   auto where = [&](const oracle::UseSite& at) {
     return at.line > 0 ? fmt::format("{}:{}", args.schedule, at.line) : args.schedule;
   };
+  Report report{args.json, "", {{"schedule", args.schedule},
+                                {"plan", args.plan},
+                                {"iterations", args.options.iterations},
+                                {"calls", run->calls}}};
   if (const std::optional<oracle::OutsideArena>& o = run->outside) {
-    fmt::print("{}: {}\n", where(o->at), o->message());
-    throw Exit{kExitFound, fmt::format("{}: the plan puts {} past the end of {} in {}", args.plan,
-                                       o->buffer, o->arena, args.schedule)};
+    report.text = fmt::format("{}: {}\n{}: the plan puts {} past the end of {} in {}\n", where(o->at),
+                              o->message(), args.plan, o->buffer, o->arena, args.schedule);
+    report.object["result"] = "outside-arena";
+    report.object["fault"] = {{"buffer", o->buffer}, {"arena", o->arena}, {"arena_size", o->arena_size},
+                              {"begin", o->begin}, {"end", o->end}, {"line", o->at.line},
+                              {"message", o->message()}};
+  } else if (const std::optional<oracle::Clobber>& c = run->clobber) {
+    report.text = fmt::format("{}: {}\n{}: the plan clobbers {} in {}\n", where(c->after), c->message(),
+                              args.plan, c->victim, args.schedule);
+    report.object["result"] = "clobber";
+    report.object["fault"] = {{"buffer", c->victim}, {"taker", c->taker}, {"arena", c->arena},
+                              {"begin", c->begin}, {"end", c->end}, {"line", c->after.line},
+                              {"message", c->message()}};
+  } else {
+    report.text = fmt::format("{}: no clobber running {}: {} calls, each loop body {} times\n", args.plan,
+                              args.schedule, run->calls, args.options.iterations);
+    report.object["result"] = "ok";
   }
-  if (const std::optional<oracle::Clobber>& c = run->clobber) {
-    fmt::print("{}: {}\n", where(c->after), c->message());
-    throw Exit{kExitFound,
-               fmt::format("{}: the plan clobbers {} in {}", args.plan, c->victim, args.schedule)};
-  }
-  fmt::print("{}: no clobber running {}: {} calls, each loop body {} times\n", args.plan,
-             args.schedule, run->calls, args.options.iterations);
+  report.write();
+  if (run->outside || run->clobber) throw Exit{kExitFound, ""};
 }
 
 }  // namespace
@@ -59,6 +81,8 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--max-calls", args->options.max_calls,
                   "refuse a schedule whose loops would make more calls than this")
       ->capture_default_str();
+  add_json_option(*cmd, args->json);
+  add_progress_option(*cmd, args->progress);
   cmd->callback([args] { run_run(*args); });
 }
 

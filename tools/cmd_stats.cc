@@ -1,55 +1,79 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <chrono>
+#include <optional>
 
 #include "oracle/check/checker.h"
 #include "planner/device_loads.h"
 #include "planner/planner.h"
 #include "tools/commands.h"
+#include "tools/output.h"
 #include "tools/planner_options.h"
+#include "tools/progress.h"
+#include "tools/quality.h"
+#include "tools/seconds_option.h"
 
 namespace planck::cli {
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 struct StatsArgs {
   std::vector<std::string> schedules;
   PlannerOptions planner;
+  bool optimum = false;
+  double timeout = 10;
+  std::string json;
+  bool progress = false;
 };
 
-struct Row {
-  std::string schedule, device, buffers, lower, arena, ratio, check;
-};
+constexpr std::size_t kColumns = 8;
+using Row = std::array<std::string, kColumns>;
 
-std::string ratio(Bytes arena, Bytes lower) {
-  if (lower == 0) return arena == 0 ? "1.000" : "-";
-  return fmt::format("{:.3f}", static_cast<double>(arena) / static_cast<double>(lower));
-}
-
-void print_table(const std::vector<Row>& rows) {
-  const Row header{"schedule", "device", "planned", "lower bound", "arena", "ratio", "check"};
-  std::array<std::size_t, 7> w{};
+std::string table_text(const std::vector<Row>& rows, bool optimum) {
+  const Row header{"schedule", "device", "planned", "lower bound", "arena", "ratio", "optimum", "check"};
+  std::array<std::size_t, kColumns> w{};
   auto widen = [&](const Row& r) {
-    const std::array<const std::string*, 7> cells{&r.schedule, &r.device, &r.buffers, &r.lower,
-                                                  &r.arena, &r.ratio, &r.check};
-    for (std::size_t i = 0; i < cells.size(); ++i) w[i] = std::max(w[i], cells[i]->size());
+    for (std::size_t i = 0; i < kColumns; ++i) w[i] = std::max(w[i], r[i].size());
   };
   widen(header);
   for (const Row& r : rows) widen(r);
-  auto print_row = [&](const Row& r) {
-    fmt::print("{:<{}}  {:<{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {}\n", r.schedule, w[0], r.device,
-               w[1], r.buffers, w[2], r.lower, w[3], r.arena, w[4], r.ratio, w[5], r.check);
+  std::string out;
+  auto add_row = [&](const Row& r) {
+    out += fmt::format("{:<{}}  {:<{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  ", r[0], w[0], r[1], w[1], r[2], w[2],
+                       r[3], w[3], r[4], w[4], r[5], w[5]);
+    if (optimum) out += fmt::format("{:>{}}  ", r[6], w[6]);
+    out += r[7] + "\n";
   };
-  print_row(header);
-  for (const Row& r : rows) print_row(r);
+  add_row(header);
+  for (const Row& r : rows) add_row(r);
+  return out;
+}
+
+// The oracle's answer for one device, as a cell: "3584" when proven, else
+// "3072..3584 unknown".
+std::string optimum_cell(const std::optional<DeviceQuality>& q) {
+  if (!q || !q->optimum) return "-";
+  const oracle::OptimumResult& r = *q->optimum;
+  if (r.status == oracle::OptimumStatus::Optimal) return bytes_text(r.upper_bound, kPlaceAlign);
+  return fmt::format("{}..{} {}", bytes_text(r.lower_bound, kPlaceAlign), bytes_text(r.upper_bound, kPlaceAlign),
+                     oracle::status_name(r.status));
 }
 
 void run_stats(const StatsArgs& args) {
+  const Clock::time_point deadline = deadline_after(Clock::now(), args.timeout);
   auto planner = make_chosen_planner(args.planner);
   std::vector<Row> rows;
+  nlohmann::ordered_json files = nlohmann::ordered_json::array();
   std::vector<std::string> errors;
   int error_code = kExitOk;  // the worst of the errors: bad input before a planner's failure
   bool invalid = false;
-  for (const std::string& path : args.schedules) {
+  Progress progress("stats", args.progress);
+  for (std::size_t n = 0; n < args.schedules.size(); ++n) {
+    const std::string& path = args.schedules[n];
+    progress.stage(fmt::format("{} of {} files: {}", n + 1, args.schedules.size(), path));
     Schedule s;
     try {
       s = load_schedule(path);
@@ -70,19 +94,59 @@ void run_stats(const StatsArgs& args) {
     invalid = invalid || !violations.empty();
     const std::string verdict =
         violations.empty() ? "ok" : fmt::format("INVALID ({})", violations.size());
-    if (loads->empty()) rows.push_back({path, "-", "0", "0", "0", "-", verdict});
+    // The files left share the time left.
+    std::vector<DeviceQuality> optimum;
+    if (args.optimum) {
+      const Clock::time_point now = Clock::now();
+      const Clock::time_point until =
+          now >= deadline ? now : now + (deadline - now) / static_cast<long>(args.schedules.size() - n);
+      auto q = plan_quality(s, *plan, violations.empty(), until);
+      if (!q) {
+        errors.push_back(path + ": " + q.error().message());
+        error_code = kExitBadInput;
+        continue;
+      }
+      optimum = std::move(q).value();
+    }
+    nlohmann::ordered_json devices = nlohmann::ordered_json::array();
+    if (loads->empty()) rows.push_back({path, "-", "0", "0", "0", "-", "-", verdict});
     for (const DeviceLoad& d : *loads) {
       Bytes arena = 0;
       for (const Arena& a : plan->arenas) {
         if (a.device == d.device) arena = a.size;
       }
-      rows.push_back({path, d.device, std::to_string(d.buffers), std::to_string(d.peak),
-                      std::to_string(arena), ratio(arena, d.peak), verdict});
+      std::optional<DeviceQuality> q;
+      for (const DeviceQuality& one : optimum) {
+        if (one.device == d.device) q = one;
+      }
+      rows.push_back({path, d.device, std::to_string(d.buffers), std::to_string(d.peak), std::to_string(arena),
+                      ratio_text(arena, d.peak), optimum_cell(q), verdict});
+      nlohmann::ordered_json device{{"device", d.device},
+                                    {"buffers", d.buffers},
+                                    {"lower_bound", d.peak},
+                                    {"arena", arena}};
+      if (q && q->optimum) {
+        device["optimum"] = {{"status", oracle::status_name(q->optimum->status)},
+                             {"lower_bound", bytes_json(q->optimum->lower_bound, kPlaceAlign)},
+                             {"upper_bound", bytes_json(q->optimum->upper_bound, kPlaceAlign)}};
+      }
+      devices.push_back(std::move(device));
     }
+    files.push_back({{"schedule", path},
+                     {"valid", violations.empty()},
+                     {"violations", violations.size()},
+                     {"devices", std::move(devices)}});
   }
-  print_table(rows);
+  progress.stage("done");
+  nlohmann::ordered_json error_list = nlohmann::ordered_json::array();
+  for (const std::string& e : errors) error_list.push_back(e);
+  Report{args.json, table_text(rows, args.optimum),
+         {{"planner", planner_arguments(args.planner)}, {"files", std::move(files)}, {"errors", error_list}}}
+      .write();
+  // Files that could not be planned are diagnostics: the table has no row for them.
   for (const std::string& e : errors) fmt::print(stderr, "{}\n", e);
   if (!errors.empty()) throw Exit{error_code, ""};
+  // The table says which plans are INVALID; where to see why is a hint.
   if (invalid) throw Exit{kExitFound, "planck stats: a plan failed the checker (run planck check for details)"};
 }
 
@@ -96,6 +160,12 @@ void add_stats_command(CLI::App& app) {
       "bytes (a lower bound on any arena), the arena size and their ratio.");
   cmd->add_option("schedules", args->schedules, "the .sched files")->required();
   add_planner_options(*cmd, args->planner);
+  cmd->add_flag("--optimum", args->optimum,
+                "also seek each device's least arena with the oracle (planck oracle), the files sharing "
+                "--timeout");
+  add_seconds_option(*cmd, "--timeout", args->timeout, "seconds for the whole run, with --optimum");
+  add_json_option(*cmd, args->json);
+  add_progress_option(*cmd, args->progress);
   cmd->callback([args] { run_stats(*args); });
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "tools/commands.h"
 
@@ -17,6 +18,22 @@ int main(int argc, char** argv) {
   planck::cli::add_planners_command(app);
   planck::cli::add_verify_command(app);
   planck::cli::add_minimize_command(app);
+  // A first word that is no option and no subcommand is a misspelt
+  // subcommand: CLI11 alone would say only that one is required.
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      known = known || sub->check_name(word);
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::fprintf(stderr, "planck: unknown subcommand `%s`; the subcommands are %s (planck --help)\n",
+                   word.c_str(), names.c_str());
+      return planck::cli::kExitBadInput;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

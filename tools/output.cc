@@ -60,3 +60,18 @@ void write_output(const std::string& path, std::string_view text) {
 }
 
 }  // namespace planck::cli
+
+namespace planck::cli {
+
+void Report::write() const {
+  if (json_path != "-") print_out(text);
+  if (!json_path.empty()) write_output(json_path, object.dump(2) + "\n");
+}
+
+void add_json_option(CLI::App& cmd, std::string& path) {
+  cmd.add_option("--json", path,
+                 "also write the result as one JSON object to this file (the README lists its "
+                 "fields); - puts it on standard output in place of the text");
+}
+
+}  // namespace planck::cli

@@ -56,7 +56,7 @@ TEST_F(RunCommand, BytesPastTheArenaAreAFaultWithExitOne) {
   EXPECT_THAT(r.out, ::testing::Not(HasSubstr("no clobber")));
   EXPECT_THAT(r.out, HasSubstr(sched + ":3: outside-arena: t [0, 8192) of arena0 reaches past its 8000 "
                                "bytes at entry 0 (kernel fill, line 3)"));
-  EXPECT_THAT(r.err, HasSubstr("the plan puts t past the end of arena0"));
+  EXPECT_THAT(r.out, HasSubstr("the plan puts t past the end of arena0"));
 }
 
 TEST_F(RunCommand, MoreIterationsMakeMoreCalls) {

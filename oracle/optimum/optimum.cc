@@ -97,12 +97,16 @@ Status Solver::set_up_parts() {
     }
     part.pairs = pairs_alive_together(part.units);
     part.lower = peak_live(part.problem);
-    std::vector<std::int64_t> greedy = best_greedy_by_size(part.units);
-    Offsets bytes(greedy.size());
-    for (std::size_t k = 0; k < greedy.size(); ++k) bytes[k] = static_cast<Bytes>(greedy[k]) * part.unit;
+    // Greedy by size takes time quadratic in a part's items: past the
+    // deadline, the part's items stacked one above another stand instead.
+    std::optional<std::vector<std::int64_t>> greedy = best_greedy_by_size(part.units, deadline_);
+    const std::string by = greedy ? "greedy by size" : "stacked";
+    if (!greedy) greedy = stacked(part.units);
+    Offsets bytes(greedy->size());
+    for (std::size_t k = 0; k < greedy->size(); ++k) bytes[k] = static_cast<Bytes>((*greedy)[k]) * part.unit;
     part.upper = std::numeric_limits<Bytes>::max();  // above any arena: the first offer wins
     parts_.push_back(std::move(part));
-    if (Status s = offer(parts_.back(), std::move(bytes), "greedy by size"); !s) return s;
+    if (Status s = offer(parts_.back(), std::move(bytes), by); !s) return s;
   }
   if (options_.incumbent) {
     const Offsets& inc = *options_.incumbent;
@@ -143,6 +147,9 @@ Status Solver::offer(Part& part, Offsets offsets, const std::string& by,
 Result<Answer> Solver::fit_part(Part& part, Bytes capacity, Clock::time_point until) {
   if (capacity >= part.upper) return Answer::Fits;
   if (capacity < part.lower) return Answer::DoesNotFit;
+  // Setting up a search or a solver for a part costs time of its own, for
+  // each of what may be thousands of parts.
+  if (Clock::now() >= until) return Answer::Unknown;
   // Offsets of a placement pushed down are sums of sizes, so multiples of the
   // unit: the part fits c bytes exactly when it fits floor(c / unit) units.
   const auto units = static_cast<std::int64_t>(capacity / part.unit);

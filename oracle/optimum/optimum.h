@@ -4,7 +4,9 @@
 //
 //  - Lower bound: the peak of live bytes. Upper bound: greedy by size
 //    (oracle/optimum/optimum_greedy.h), or the incumbent placement if it is
-//    better.
+//    better. Every stage heeds the time limit: a part whose greedy placement
+//    is not done by then has its items stacked (the sum of their sizes), and
+//    the answer is `unknown` with the bounds found so far.
 //  - The timeline is cut where no item is alive across, and each part is
 //    solved apart, its sizes divided by their gcd: the least arena is the
 //    largest of the parts' least arenas.
@@ -66,7 +68,7 @@ struct OptimumResult {
   Bytes lower_bound = 0;       // proven: no smaller arena fits
   Bytes upper_bound = 0;       // the arena of `offsets`
   std::string lower_bound_by;  // "peak", "search", "z3" or "search and z3"
-  std::string upper_bound_by;  // "greedy by size", "incumbent", "search" or "z3"
+  std::string upper_bound_by;  // "greedy by size", "stacked", "incumbent", "search" or "z3"
   Offsets offsets;             // the best placement found; it passed the checker
   std::size_t parts = 0;       // independent parts of the timeline
   double seconds = 0;

@@ -15,7 +15,11 @@ std::int64_t arena_of(const std::vector<UnitItem>& items, const std::vector<std:
 
 }  // namespace
 
-std::vector<std::int64_t> greedy_by_size(const std::vector<UnitItem>& items, GapRule rule) {
+std::optional<std::vector<std::int64_t>> greedy_by_size(const std::vector<UnitItem>& items, GapRule rule,
+                                                        Clock::time_point until) {
+  // The clock is read once every this many items, each costing a pass over
+  // the placed ones; a problem of fewer items is always placed whole.
+  constexpr std::size_t kItemsPerClockRead = 64;
   std::vector<std::size_t> order(items.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   // Widths in unsigned arithmetic, where upper - lower cannot wrap.
@@ -30,6 +34,7 @@ std::vector<std::int64_t> greedy_by_size(const std::vector<UnitItem>& items, Gap
   std::vector<std::size_t> placed;
   std::vector<std::size_t> neighbours;  // placed items alive with the current one
   for (std::size_t i : order) {
+    if (!placed.empty() && placed.size() % kItemsPerClockRead == 0 && Clock::now() >= until) return std::nullopt;
     neighbours.clear();
     for (std::size_t j : placed) {
       if (alive_together(items[i], items[j])) neighbours.push_back(j);
@@ -54,10 +59,23 @@ std::vector<std::int64_t> greedy_by_size(const std::vector<UnitItem>& items, Gap
   return offsets;
 }
 
-std::vector<std::int64_t> best_greedy_by_size(const std::vector<UnitItem>& items) {
-  std::vector<std::int64_t> lowest = greedy_by_size(items, GapRule::Lowest);
-  std::vector<std::int64_t> smallest = greedy_by_size(items, GapRule::Smallest);
-  return arena_of(items, smallest) < arena_of(items, lowest) ? smallest : lowest;
+std::optional<std::vector<std::int64_t>> best_greedy_by_size(const std::vector<UnitItem>& items,
+                                                             Clock::time_point until) {
+  std::optional<std::vector<std::int64_t>> lowest = greedy_by_size(items, GapRule::Lowest, until);
+  if (!lowest) return std::nullopt;
+  std::optional<std::vector<std::int64_t>> smallest = greedy_by_size(items, GapRule::Smallest, until);
+  if (!smallest) return lowest;
+  return arena_of(items, *smallest) < arena_of(items, *lowest) ? smallest : lowest;
+}
+
+std::vector<std::int64_t> stacked(const std::vector<UnitItem>& items) {
+  std::vector<std::int64_t> offsets;
+  std::int64_t top = 0;
+  for (const UnitItem& item : items) {
+    offsets.push_back(top);
+    top += item.size;
+  }
+  return offsets;
 }
 
 }  // namespace planck::oracle

@@ -7,6 +7,7 @@
 // oracle's bounds do not lean on the code they judge.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,11 +22,20 @@ enum class GapRule {
 };
 
 // A placement by greedy by size with the given gap rule; ties in size go to
-// the longer lifetime, then to the lower index.
-std::vector<std::int64_t> greedy_by_size(const std::vector<UnitItem>& items, GapRule rule);
+// the longer lifetime, then to the lower index. It takes time quadratic in
+// the items; nullopt when `until` passes before it is done (the clock is
+// read every 64 items, so fewer are always placed).
+std::optional<std::vector<std::int64_t>> greedy_by_size(const std::vector<UnitItem>& items, GapRule rule,
+                                                        Clock::time_point until = Clock::time_point::max());
 
 // The better of the two gap rules' placements (the one with the smaller
-// arena, Lowest on ties).
-std::vector<std::int64_t> best_greedy_by_size(const std::vector<UnitItem>& items);
+// arena, Lowest on ties), or the only one done by `until`; nullopt when
+// neither is.
+std::optional<std::vector<std::int64_t>> best_greedy_by_size(const std::vector<UnitItem>& items,
+                                                             Clock::time_point until = Clock::time_point::max());
+
+// Each item above the one before it, in index order: always valid, its arena
+// the sum of the sizes. The upper bound when there is no time for better.
+std::vector<std::int64_t> stacked(const std::vector<UnitItem>& items);
 
 }  // namespace planck::oracle

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <limits>
 #include <random>
 
@@ -98,9 +99,37 @@ TEST(Greedy, PlacementsAreValidOnGeneratedInstances) {
     const std::vector<UnitItem> items = testing::random_items(rng, shape);
     const PackingProblem p = testing::as_problem(items);
     for (GapRule rule : {GapRule::Lowest, GapRule::Smallest}) {
-      EXPECT_THAT(placement_error(p, testing::as_offsets(greedy_by_size(items, rule))), IsEmpty())
+      EXPECT_THAT(placement_error(p, testing::as_offsets(*greedy_by_size(items, rule))), IsEmpty())
           << testing::describe(items);
     }
+  }
+}
+
+
+TEST(Greedy, GivesUpWhenItsTimeHasPassed) {
+  // Past 64 items the clock is read, and the time is already gone; below, a
+  // problem is always placed whole.
+  std::vector<UnitItem> items;
+  for (std::int64_t k = 0; k < 200; ++k) items.push_back({1 + k % 7, k, k + 10});
+  const Clock::time_point gone = Clock::now() - std::chrono::seconds(1);
+  EXPECT_EQ(greedy_by_size(items, GapRule::Lowest, gone), std::nullopt);
+  EXPECT_EQ(best_greedy_by_size(items, gone), std::nullopt);
+  EXPECT_NE(best_greedy_by_size(items), std::nullopt);
+  const std::vector<UnitItem> few(items.begin(), items.begin() + 64);
+  EXPECT_NE(best_greedy_by_size(few, gone), std::nullopt);
+}
+
+TEST(Greedy, StackedPlacementsAreValidWithTheSumOfTheSizesForArena) {
+  std::mt19937_64 rng(11);
+  testing::Shape shape{.min_items = 1, .max_items = 40, .horizon = 30, .max_length = 12, .max_size = 20};
+  for (int round = 0; round < 50; ++round) {
+    const std::vector<UnitItem> items = testing::random_items(rng, shape);
+    const PackingProblem p = testing::as_problem(items);
+    const Offsets offsets = testing::as_offsets(stacked(items));
+    EXPECT_THAT(placement_error(p, offsets), IsEmpty()) << testing::describe(items);
+    Bytes total = 0;
+    for (const UnitItem& item : items) total += static_cast<Bytes>(item.size);
+    EXPECT_EQ(arena_size(p, offsets), total);
   }
 }
 

@@ -1,0 +1,111 @@
+#include "tools/quality.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace planck::cli {
+namespace {
+
+double seconds_until(std::chrono::steady_clock::time_point deadline) {
+  const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+  return std::max(left, 0.0);
+}
+
+}  // namespace
+
+std::optional<oracle::Offsets> plan_offsets(const Plan& plan, const oracle::DevicePacking& d) {
+  std::map<std::string, Bytes> place;
+  for (const Placement& pl : plan.placements) place[pl.buffer] = pl.place;
+  oracle::Offsets offsets;
+  for (const oracle::PackingItem& item : d.problem.items) {
+    auto it = place.find(item.name);
+    if (it == place.end() || it->second % kPlaceAlign != 0) return std::nullopt;
+    // An item of no bytes takes no room anywhere; the oracle keeps those at 0.
+    offsets.push_back(item.size == 0 ? 0 : it->second / kPlaceAlign);
+  }
+  return offsets;
+}
+
+Result<std::vector<DeviceQuality>> plan_quality(const Schedule& s, const Plan& plan, bool plan_valid,
+                                                std::optional<std::chrono::steady_clock::time_point> deadline) {
+  PLANCK_ASSIGN(const std::vector<oracle::DevicePacking> devices, oracle::schedule_packings(s));
+  std::vector<DeviceQuality> out;
+  for (const oracle::DevicePacking& d : devices) {
+    DeviceQuality q{d.device, d.buffers.size(), 0, 0, std::nullopt};
+    for (const Arena& a : plan.arenas) {
+      if (a.device == d.device) q.arena = std::max(q.arena, a.size);
+    }
+    const std::optional<Bytes> lower = checked_mul(oracle::peak_live(d.problem), kPlaceAlign);
+    if (!lower) return Error{"", fmt::format("device {}: the peak of live bytes overflows", d.device)};
+    q.lower_bound = *lower;
+    if (deadline) {
+      oracle::OptimumOptions options;
+      options.timeout_seconds = seconds_until(*deadline);
+      if (plan_valid) options.incumbent = plan_offsets(plan, d);
+      PLANCK_ASSIGN(q.optimum, oracle::solve_optimum(d.problem, options));
+    }
+    out.push_back(std::move(q));
+  }
+  return out;
+}
+
+std::optional<Bytes> unit_bytes(Bytes units, Bytes unit) {
+  const std::optional<Bytes> b = checked_mul(units, unit);
+  if (!b || *b > kMaxBytes) return std::nullopt;
+  return b;
+}
+
+std::string bytes_text(Bytes units, Bytes unit) {
+  const std::optional<Bytes> b = unit_bytes(units, unit);
+  return b ? std::to_string(*b) : fmt::format("more than {} (2^62)", kMaxBytes);
+}
+
+nlohmann::ordered_json bytes_json(Bytes units, Bytes unit) {
+  const std::optional<Bytes> b = unit_bytes(units, unit);
+  return b ? nlohmann::ordered_json(*b) : nlohmann::ordered_json(nullptr);
+}
+
+std::string ratio_text(Bytes arena, Bytes lower) {
+  if (lower == 0) return arena == 0 ? "1.000" : "-";
+  return fmt::format("{:.3f}", static_cast<double>(arena) / static_cast<double>(lower));
+}
+
+std::string quality_text(const std::string& plan, const std::vector<DeviceQuality>& q, Bytes scale) {
+  std::string out;
+  for (const DeviceQuality& d : q) {
+    out += fmt::format("{}: device {}: arena {}, lower bound {} (ratio {})", plan, d.device, d.arena / scale,
+                       d.lower_bound / scale, ratio_text(d.arena, d.lower_bound));
+    if (d.optimum) {
+      const oracle::OptimumResult& r = *d.optimum;
+      const Bytes unit = kPlaceAlign / scale;
+      out += r.status == oracle::OptimumStatus::Optimal
+                 ? fmt::format(", optimum {} (optimal)", bytes_text(r.upper_bound, unit))
+                 : fmt::format(", optimum between {} and {} ({})", bytes_text(r.lower_bound, unit),
+                               bytes_text(r.upper_bound, unit), oracle::status_name(r.status));
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+nlohmann::ordered_json quality_json(const std::vector<DeviceQuality>& q, Bytes scale) {
+  nlohmann::ordered_json devices = nlohmann::ordered_json::array();
+  for (const DeviceQuality& d : q) {
+    nlohmann::ordered_json one{{"device", d.device},
+                               {"buffers", d.buffers},
+                               {"arena", d.arena / scale},
+                               {"lower_bound", d.lower_bound / scale}};
+    if (d.optimum) {
+      const Bytes unit = kPlaceAlign / scale;
+      one["optimum"] = {{"status", oracle::status_name(d.optimum->status)},
+                        {"lower_bound", bytes_json(d.optimum->lower_bound, unit)},
+                        {"upper_bound", bytes_json(d.optimum->upper_bound, unit)}};
+    }
+    devices.push_back(std::move(one));
+  }
+  return devices;
+}
+
+}  // namespace planck::cli
