@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   planck::cli::add_planners_command(app);
   planck::cli::add_verify_command(app);
   planck::cli::add_minimize_command(app);
+  planck::cli::add_gate_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
