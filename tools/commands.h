@@ -49,5 +49,6 @@ void add_oracle_command(CLI::App& app);  // planck oracle FILE [--capacity C] [-
 void add_planners_command(CLI::App& app);  // planck planners [--json]
 void add_verify_command(CLI::App& app);    // planck verify PLANNER [--cases N] [--time T] [--seed S] ...
 void add_minimize_command(CLI::App& app);  // planck minimize SCHEDULE PLANNER
+void add_gate_command(CLI::App& app);      // planck gate PLANNER --baseline FILE [--update-baseline] ...
 
 }  // namespace planck::cli

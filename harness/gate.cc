@@ -1,0 +1,196 @@
+#include "harness/gate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <utility>
+
+#include "harness/verify.h"
+
+namespace planck::harness {
+namespace {
+
+using nlohmann::json;
+
+// The sum of the plan's arena sizes, or nullopt when it passes Bytes.
+std::optional<Bytes> total_arena(const Plan& plan) {
+  Bytes total = 0;
+  for (const Arena& a : plan.arenas) {
+    const std::optional<Bytes> sum = checked_add(total, a.size);
+    if (!sum) return std::nullopt;
+    total = *sum;
+  }
+  return total;
+}
+
+ArenaChange compare(std::string instance, std::optional<Bytes> base, Bytes now, double threshold) {
+  ArenaChange c{.instance = std::move(instance), .baseline = base, .now = now};
+  if (!base) {
+    c.kind = ChangeKind::New;
+    return c;
+  }
+  if (*base > 0) {
+    c.percent = (static_cast<double>(now) - static_cast<double>(*base)) / static_cast<double>(*base) * 100.0;
+  }
+  if (now == *base) {
+    c.kind = ChangeKind::Same;
+  } else if (now < *base) {
+    c.kind = ChangeKind::Smaller;
+  } else {
+    // The growth in exact integers against threshold% of the baseline; an
+    // arena growing from nothing grows beyond any threshold.
+    const long double growth = static_cast<long double>(now - *base) * 100.0L;
+    const bool beyond = *base == 0 || growth > static_cast<long double>(threshold) * static_cast<long double>(*base);
+    c.kind = beyond ? ChangeKind::Regressed : ChangeKind::Grown;
+  }
+  return c;
+}
+
+std::string plural(std::size_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+}  // namespace
+
+std::string_view change_kind_name(ChangeKind k) {
+  switch (k) {
+    case ChangeKind::Same: return "same";
+    case ChangeKind::Smaller: return "smaller";
+    case ChangeKind::Grown: return "grown, within the threshold";
+    case ChangeKind::Regressed: return "REGRESSED";
+    case ChangeKind::New: return "new, not in the baseline";
+    case ChangeKind::Missing: return "missing: in the baseline, not measured";
+  }
+  return "?";
+}
+
+Result<Baseline> parse_baseline(std::string_view text, std::string_view file) {
+  const std::string where(file);
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    return Error{where, fmt::format("not JSON: {}", e.what())};
+  }
+  if (!j.is_object()) return Error{where, "a baseline is a JSON object {planner, instances}"};
+  Baseline b;
+  if (auto p = j.find("planner"); p != j.end()) {
+    if (!p->is_string()) return Error{where, "`planner` is not a string"};
+    b.planner = p->get<std::string>();
+  }
+  const auto instances = j.find("instances");
+  if (instances == j.end() || !instances->is_object()) {
+    return Error{where, "no `instances` object (instance name: arena bytes)"};
+  }
+  for (const auto& [name, bytes] : instances->items()) {
+    if (!bytes.is_number_unsigned() || bytes.get<Bytes>() >= kMaxBytes) {
+      return Error{where, fmt::format("instance `{}`: the arena is not a byte count below 2^62: {}", name,
+                                      bytes.dump())};
+    }
+    b.instances[name] = bytes.get<Bytes>();
+  }
+  return b;
+}
+
+std::string print_baseline(const Baseline& b) {
+  json instances = json::object();
+  for (const auto& [name, bytes] : b.instances) instances[name] = bytes;
+  return json{{"planner", b.planner}, {"instances", instances}}.dump(2) + "\n";
+}
+
+std::size_t GateResult::count(ChangeKind k) const {
+  return static_cast<std::size_t>(
+      std::count_if(arenas.begin(), arenas.end(), [k](const ArenaChange& c) { return c.kind == k; }));
+}
+
+std::string GateResult::reason() const {
+  const std::string judged = fmt::format("{} and {} judged", plural(files, "instance", "instances"),
+                                         plural(generated, "generated case", "generated cases"));
+  if (!passed()) {
+    std::vector<std::string> why;
+    if (!invalid.empty()) why.push_back(plural(invalid.size(), "invalid plan", "invalid plans"));
+    if (const std::size_t n = count(ChangeKind::Regressed); n > 0) {
+      why.push_back(fmt::format("the arena grew beyond {}% on {}", threshold_percent,
+                                plural(n, "instance", "instances")));
+    }
+    return fmt::format("FAILED: {} ({})", fmt::join(why, "; "), judged);
+  }
+  return fmt::format("passed: every plan valid, no arena grown beyond {}% ({}; {} smaller, {} grown within the "
+                     "threshold, {} new, {} missing)",
+                     threshold_percent, judged, count(ChangeKind::Smaller), count(ChangeKind::Grown),
+                     count(ChangeKind::New), count(ChangeKind::Missing));
+}
+
+Baseline GateResult::measured(const std::string& planner, const std::vector<GateInstance>& instances) const {
+  std::set<std::string> written;
+  for (const GateInstance& i : instances) {
+    if (i.quality && i.in_baseline) written.insert(i.name);
+  }
+  Baseline b{.planner = planner};
+  for (const ArenaChange& c : arenas) {
+    if (c.now && written.count(c.instance)) b.instances[c.instance] = *c.now;
+  }
+  return b;
+}
+
+GateResult gate(const Planner& planner, const std::vector<GateInstance>& instances, const Baseline& baseline,
+                const GateOptions& options) {
+  GateResult r{.threshold_percent = options.threshold_percent};
+  std::set<std::string> measured;
+  for (const GateInstance& i : instances) {
+    Verdict v = judge(planner, i.schedule);
+    r.files++;
+    if (!v.failed() && i.quality) {
+      if (const std::optional<Bytes> total = total_arena(*v.plan)) {
+        const auto base = baseline.instances.find(i.name);
+        r.arenas.push_back(compare(i.name,
+                                   base == baseline.instances.end() ? std::nullopt : std::optional(base->second),
+                                   *total, options.threshold_percent));
+        measured.insert(i.name);
+      } else {
+        v.kind = "arena-overflow";
+        v.explanation = "the plan's arenas together pass 2^64 bytes\n";
+      }
+    }
+    if (v.failed()) r.invalid.push_back({i.name, std::move(v)});
+  }
+  for (const auto& [name, bytes] : baseline.instances) {
+    if (!measured.count(name)) r.arenas.push_back({.instance = name, .baseline = bytes, .kind = ChangeKind::Missing});
+  }
+
+  // The generated cases of `planck verify --seed S --cases N`, its failure
+  // not shrunk: the gate says that one fails, verify makes it small.
+  const VerifyOptions generated{.seed = options.seed,
+                                .max_cases = options.cases,
+                                .time = std::chrono::hours(24 * 365),
+                                .shrink_time = std::chrono::steady_clock::duration::zero()};
+  if (options.cases > 0) {
+    VerifyResult v = verify(planner, {}, generated);
+    r.generated = v.progress.cases;
+    if (v.failure) r.invalid.push_back({v.failure->origin, std::move(v.failure->first)});
+  }
+  return r;
+}
+
+std::string changes_table(const GateResult& r) {
+  std::vector<const ArenaChange*> rows;
+  for (const ArenaChange& c : r.arenas) {
+    if (c.kind != ChangeKind::Same) rows.push_back(&c);
+  }
+  if (rows.empty()) return "no arena changed\n";
+  auto bytes = [](const std::optional<Bytes>& b) { return b ? std::to_string(*b) : std::string("-"); };
+  std::string out =
+      "| instance | baseline | now | change | verdict |\n|----------|---------:|----:|-------:|---------|\n";
+  for (const ArenaChange* c : rows) {
+    const std::string change = c->percent                     ? fmt::format("{:+.2f}%", *c->percent)
+                               : c->baseline && c->now        ? std::string("from 0")
+                                                              : std::string("-");
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", c->instance, bytes(c->baseline), bytes(c->now), change,
+                       change_kind_name(c->kind));
+  }
+  return out;
+}
+
+}  // namespace planck::harness
