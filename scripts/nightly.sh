@@ -108,7 +108,10 @@ if [ $fuzz = 1 ]; then
   export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:symbolize=1"
   export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
   [ -n "$lib" ] && export PLANCK_PLANNER_LIB="$lib"
-  per_target=$(($(share 0.45) / ${#targets[@]}))
+  # Time verify left unspent (it stops after five failing runs) goes here.
+  spare=$((verify_end - $(date +%s)))
+  [ "$spare" -gt 0 ] || spare=0
+  per_target=$((($(share 0.45) + spare) / ${#targets[@]}))
   for target in "${targets[@]}"; do
     seeds="corpus/fuzz/$target"
     [ "$target" = fuzz_planner_lib ] && seeds=corpus/fuzz/fuzz_planners
@@ -160,7 +163,9 @@ left=$((prop_end - $(date +%s)))
 cases=50
 plog="$out/logs/properties-calibrate.log"
 if [ $cal -eq 0 ] && [ "$left" -gt 1 ]; then
-  cases=$(echo "50 * $left / ($t1 - $t0 + 0.001)" | bc)
+  # Two thirds of the estimate: the cost per case grows with the count
+  # (larger schedules come later), and the run must end within its share.
+  cases=$(echo "50 * $left * 2 / 3 / ($t1 - $t0 + 0.001)" | bc)
   [ "$cases" -ge 50 ] || cases=50
   log "properties: $cases cases each for ${left}s"
   plog="$out/logs/properties.log"
