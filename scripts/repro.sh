@@ -23,7 +23,7 @@ scripts/bootstrap.sh
 [ -f build/dev/build.ninja ] || cmake --preset dev >/dev/null
 
 base=$(basename "$file")
-for target in fuzz_planner_lib fuzz_planners fuzz_schedule fuzz_plan fuzz_intervals; do
+for target in fuzz_planner_lib fuzz_planners fuzz_schedule fuzz_plan fuzz_intervals fuzz_tlsf fuzz_oracle; do
   if [[ "$base" == "$target"* ]]; then
     if [ "$target" = fuzz_planner_lib ]; then
       [ "${1:-}" = --planner-lib ] && [ -n "${2:-}" ] ||
