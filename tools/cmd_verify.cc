@@ -221,6 +221,7 @@ void run_verify(const VerifyArgs& args) {
               {"result", r.failure ? "fail" : "pass"}};
   if (!r.failure) {
     if (!args.json.empty()) write_output(args.json, report.dump(2) + "\n");
+    if (args.json == "-") return;
     print_out(fmt::format("verify: {} passed {} cases ({} files, {} skipped for features switched off, {} "
                           "generated, seed {}) in {:.1f} s\n",
                           planner_args, p.cases, p.files, p.skipped, p.cases - p.files, args.seed, p.seconds));
@@ -252,6 +253,7 @@ void run_verify(const VerifyArgs& args) {
                            {"verdict", verdict_json(f.verdict)},
                            {"reproduce", reproduce}};
   if (!args.json.empty()) write_output(args.json, report.dump(2) + "\n");
+  if (args.json == "-") throw Exit{kExitFound, ""};
   std::string out = fmt::format("verify: FAILED after {} cases in {:.1f} s\n{}\n{}", p.cases, p.seconds, what,
                                 print_schedule(f.minimized));
   if (f.verdict.plan) out += "\n" + print_plan(*f.verdict.plan);
@@ -333,7 +335,7 @@ void add_verify_command(CLI::App& app) {
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->add_option("--out", args->out, "the folder a failure is written to")->capture_default_str();
-  cmd->add_option("--json", args->json, "also write the result as one JSON object to this file (- for standard output)");
+  cmd->add_option("--json", args->json, "also write the result as one JSON object to this file (-: standard output, in place of the text)");
   cmd->add_flag("--progress", args->progress, "print progress on standard error even when it is not a terminal");
   args->features.add_to(*cmd);
   cmd->callback([args] { run_verify(*args); });
