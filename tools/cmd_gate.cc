@@ -34,23 +34,6 @@ struct GateArgs {
   std::string json;
 };
 
-// A folder of instances: its files ending in `ext`, in name order; none when
-// the folder does not exist. A corpus keeps expected outputs beside its
-// schedules (NAME.rewrite.sched): a .sched name with a second extension is
-// not an instance (a CSV's may be, as A.1048576.csv).
-std::vector<fs::path> inputs_in(const fs::path& dir, const std::string& ext) {
-  std::vector<fs::path> out;
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return out;
-  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
-    const fs::path& p = e.path();
-    if (p.extension() == ext && (ext != ".sched" || p.stem().extension().empty())) out.push_back(p);
-  }
-  if (ec) throw Exit{kExitBadInput, dir.string() + ": cannot read the folder: " + ec.message()};
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 // The instances the gate judges, each named by its path from the source
 // tree's top: the quality corpus (corpus/schedules, corpus/intervals, and
 // ../shared's intervals/ and minimalloc/ when present), then the

@@ -89,15 +89,7 @@ std::vector<std::string> schedule_files(const std::vector<std::string>& paths) {
       out.push_back(p);
       continue;
     }
-    std::vector<std::string> in_dir;
-    for (const fs::directory_entry& e : fs::directory_iterator(p, ec)) {
-      if (e.path().extension() == ".sched" && e.path().stem().extension().empty()) {
-        in_dir.push_back(e.path().string());
-      }
-    }
-    if (ec) throw Exit{kExitBadInput, p + ": cannot read the folder: " + ec.message()};
-    std::sort(in_dir.begin(), in_dir.end());
-    out.insert(out.end(), in_dir.begin(), in_dir.end());
+    for (const fs::path& f : inputs_in(p, ".sched")) out.push_back(f.string());
   }
   return out;
 }

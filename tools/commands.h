@@ -5,7 +5,9 @@
 // 2 bad input (unreadable file, parse error, bad flag).
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "model/plan.h"
 #include "model/problem.h"
@@ -40,6 +42,10 @@ struct CheckInput {
   Bytes scale = 1;
 };
 CheckInput load_check_input(const std::string& schedule, const std::string& plan);
+// A folder's files ending in `ext`, in name order; none when the folder does
+// not exist. A .sched name with a second extension (NAME.rewrite.sched) is an
+// expected output kept beside its schedule, not an input.
+std::vector<std::filesystem::path> inputs_in(const std::filesystem::path& dir, const std::string& ext);
 
 void add_plan_command(CLI::App& app);    // planck plan FILE [-o PLAN] [--rewrite] [--planner NAME]
 void add_check_command(CLI::App& app);   // planck check FILE PLAN

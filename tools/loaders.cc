@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <filesystem>
 #include <utility>
 #include <variant>
 
@@ -21,6 +23,24 @@ Problem load_problem(const std::string& path) { return or_exit(read_problem(path
 Schedule load_schedule(const std::string& path) { return or_exit(problem_schedule(load_problem(path))); }
 
 Plan load_plan(const std::string& path) { return or_exit(read_plan(path)); }
+
+// A folder of instances: its files ending in `ext`, in name order; none when
+// the folder does not exist. A corpus keeps expected outputs beside its
+// schedules (NAME.rewrite.sched): a .sched name with a second extension is
+// not an instance (a CSV's may be, as A.1048576.csv).
+std::vector<std::filesystem::path> inputs_in(const std::filesystem::path& dir, const std::string& ext) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> out;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return out;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    const fs::path& p = e.path();
+    if (p.extension() == ext && (ext != ".sched" || p.stem().extension().empty())) out.push_back(p);
+  }
+  if (ec) throw Exit{kExitBadInput, dir.string() + ": cannot read the folder: " + ec.message()};
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 CheckInput load_check_input(const std::string& schedule, const std::string& plan) {
   Problem problem = load_problem(schedule);
