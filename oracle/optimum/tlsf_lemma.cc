@@ -120,6 +120,18 @@ Outcome decide(z3::context& ctx, z3::expr_vector premises, const z3::expr& negat
 
 Error z3_error(const z3::exception& e) { return Error{"", fmt::format("z3: {}", e.msg())}; }
 
+// The proof's unknowns, a free request and a free block size, and the
+// search's terms over the request.
+struct Unknowns {
+  Unknowns(z3::context& ctx, Encoder& enc, Search search)
+      : request(ctx.bv_const("request", kWidth)),
+        block_size(ctx.bv_const("block_size", kWidth)),
+        terms(enc.search(request, search)) {}
+  z3::expr request;
+  z3::expr block_size;
+  Encoder::SearchTerms terms;
+};
+
 }  // namespace
 
 Status validate(const Params& p) {
@@ -160,11 +172,12 @@ Result<std::vector<Encoded>> evaluate_encoding(const Params& p, Search search,
   try {
     z3::context ctx;
     Encoder enc(ctx, p);
-    // The very terms the proof uses, over free request and block size,
-    // evaluated in a model that fixes both.
-    z3::expr request = ctx.bv_const("request", kWidth);
-    z3::expr block_size = ctx.bv_const("block_size", kWidth);
-    Encoder::SearchTerms s = enc.search(request, search);
+    // The very terms the proof uses, evaluated in a model that fixes the
+    // request and the block size.
+    const Unknowns u(ctx, enc, search);
+    const z3::expr& request = u.request;
+    const z3::expr& block_size = u.block_size;
+    const Encoder::SearchTerms& s = u.terms;
     Encoder::BinTerms start = enc.bin(s.size);
     Encoder::BinTerms block = enc.bin(block_size);
     z3::func_decl request_decl = request.decl();
@@ -197,9 +210,10 @@ Result<Outcome> prove_search_lemma(const Params& p, Search search, unsigned time
   try {
     z3::context ctx;
     Encoder enc(ctx, p);
-    z3::expr request = ctx.bv_const("request", kWidth);
-    z3::expr block_size = ctx.bv_const("block_size", kWidth);
-    Encoder::SearchTerms s = enc.search(request, search);
+    const Unknowns u(ctx, enc, search);
+    const z3::expr& request = u.request;
+    const z3::expr& block_size = u.block_size;
+    const Encoder::SearchTerms& s = u.terms;
     z3::expr_vector premises(ctx);
     premises.push_back(s.fits);
     // No block is empty: a split leaves a free remainder only when the block is larger than r'.
