@@ -1,10 +1,16 @@
 // Bytes decoded into a schedule that is always valid (every feature of the
-// model; properties/generate.h), planned by every planner of this project or,
-// built as fuzz_planner_lib, by the planner library that PLANCK_PLANNER_LIB
-// names (SPEC section 9, called in-process). Each plan must pass the checker
-// and the shadow executor (harness/judge.h); the rewritten schedule must
-// leave nothing to plan but the arenas themselves. Any disagreement aborts,
-// with the schedule in .sched text.
+// model; properties/generate.h) of at most 64 top-level entries, planned by
+// every planner of this project or, built as fuzz_planner_lib, by the
+// planner library that PLANCK_PLANNER_LIB names (SPEC section 9, called
+// in-process). Each plan must pass the checker and the shadow executor
+// (harness/judge.h); the rewritten schedule must leave nothing to plan but
+// the arenas themselves. Any disagreement aborts, with the schedule in
+// .sched text.
+//
+// Each planner plans once: best's plan is the one of its candidates' plans
+// that best's own rule chooses (planner/best.h), and a plan equal to one already
+// judged for this input (planners often agree on small schedules) is not
+// judged again, since the checks depend on the plan alone.
 
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +19,8 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "harness/judge.h"
@@ -24,21 +32,35 @@
 #include "properties/generate.h"
 #ifdef PLANCK_FUZZ_PLANNER_LIB
 #include "planner/external.h"
+#else
+#include "planner/best.h"
+#include "planner/registry.h"
 #endif
 
 namespace {
 
 using namespace planck;
 
-[[noreturn]] void fail(const std::string& what, const Schedule& s) {
-  std::fprintf(stderr, "%s\n%s", what.c_str(), print_schedule(s).c_str());
+// The first line, "planner NAME fails with KIND", is what the nightly
+// report groups crashes by; KIND is the verdict's (harness/judge.h) or one of
+// the rewrite's and best's own below.
+[[noreturn]] void fail(std::string_view planner, std::string_view kind, const std::string& what,
+                       const Schedule& s) {
+  std::fprintf(stderr, "planner %.*s fails with %.*s\n%s\n%s", static_cast<int>(planner.size()), planner.data(),
+               static_cast<int>(kind.size()), kind.data(), what.c_str(), print_schedule(s).c_str());
   std::abort();
 }
 
-// The planners under test, made once per process.
-const std::vector<std::unique_ptr<Planner>>& planners() {
-  static const std::vector<std::unique_ptr<Planner>> all = [] {
-    std::vector<std::unique_ptr<Planner>> out;
+struct Named {
+  std::string name;
+  std::unique_ptr<Planner> planner;
+};
+
+// The planners that plan each input, made once per process: the library, or
+// every planner of the registry but best, which plans nothing of its own.
+const std::vector<Named>& planners() {
+  static const std::vector<Named> all = [] {
+    std::vector<Named> out;
 #ifdef PLANCK_FUZZ_PLANNER_LIB
     const char* path = std::getenv("PLANCK_PLANNER_LIB");
     if (path == nullptr || *path == '\0') {
@@ -50,13 +72,68 @@ const std::vector<std::unique_ptr<Planner>>& planners() {
       std::fprintf(stderr, "fuzz_planner_lib: %s\n", lib.error().message().c_str());
       std::exit(2);
     }
-    out.push_back(std::move(lib).value());
+    std::string name(lib.value()->name());
+    out.push_back({std::move(name), std::move(lib).value()});
 #else
-    for (const std::string& name : planner_names()) out.push_back(make_planner(name));
+    for (const std::string& name : planner_names()) {
+      if (name != "best") out.push_back({name, make_planner(name)});
+    }
 #endif
     return out;
   }();
   return all;
+}
+
+bool same_plan(const Plan& a, const Plan& b) {
+  if (a.arenas.size() != b.arenas.size() || a.placements.size() != b.placements.size()) return false;
+  for (std::size_t i = 0; i < a.arenas.size(); ++i) {
+    const Arena& x = a.arenas[i];
+    const Arena& y = b.arenas[i];
+    if (x.size != y.size || x.name != y.name || x.device != y.device) return false;
+  }
+  for (std::size_t i = 0; i < a.placements.size(); ++i) {
+    const Placement& x = a.placements[i];
+    const Placement& y = b.placements[i];
+    if (x.place != y.place || x.buffer != y.buffer || x.arena != y.arena) return false;
+  }
+  return true;
+}
+
+#ifndef PLANCK_FUZZ_PLANNER_LIB
+// A plan's arena bytes in total; the generated schedules keep it below 2^62.
+Bytes total_bytes(const Plan& p) {
+  Bytes total = 0;
+  for (const Arena& a : p.arenas) total += a.size;
+  return total;
+}
+#endif
+
+// The checks on one planner's result for s; aborts on the first that fails.
+// `judged` holds the plans of this input that passed them already: an equal
+// plan passes again. The plan comes back, for best to choose from.
+Result<Plan> examine(std::string_view name, Result<Plan> planned, const Schedule& s,
+                     const std::vector<const Result<Plan>*>& judged) {
+  if (planned) {
+    for (const Result<Plan>* other : judged) {
+      if (*other && same_plan(**other, *planned)) return planned;
+    }
+  }
+  harness::Verdict v = harness::judge_plan(s, std::move(planned));
+  if (v.failed()) fail(name, v.kind, v.explanation, s);
+  const Plan& plan = *v.plan;
+  auto rewritten = rewrite(s, plan);
+  if (!rewritten) {
+    // The one refusal a valid plan may get: views nested past the limit.
+    if (rewritten.error().what.find("nest deeper") != std::string::npos) return std::move(*v.plan);
+    fail(name, "rewrite-error", "the rewrite of a valid plan failed: " + rewritten.error().message(), s);
+  }
+  for (const oracle::Lifetime& l : oracle::planned_buffers(*rewritten)) {
+    const std::string& left = rewritten->storage[l.storage].name;
+    bool is_arena = false;
+    for (const Arena& a : plan.arenas) is_arena = is_arena || a.name == left;
+    if (!is_arena) fail(name, "rewrite-still-plans", "the rewritten schedule still plans " + left, s);
+  }
+  return std::move(*v.plan);
 }
 
 }  // namespace
@@ -64,26 +141,46 @@ const std::vector<std::unique_ptr<Planner>>& planners() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   gen::ByteChoices choices(std::span<const std::uint8_t>(data, size));
   gen::ScheduleOptions options;
-  // Up to some 64 top-level entries.
+  // Up to 64 top-level entries (40 at size 100).
   options.size = choices.between(1, 160);
   const Schedule s = gen::generate_schedule(choices, options);
 
-  for (const auto& planner : planners()) {
-    const std::string name(planner->name());
-    const harness::Verdict v = harness::judge(*planner, s);
-    if (v.failed()) fail("planner " + name + ": " + v.explanation, s);
-    auto rewritten = rewrite(s, *v.plan);
-    if (!rewritten) {
-      // The one refusal a valid plan may get: views nested past the limit.
-      if (rewritten.error().what.find("nest deeper") != std::string::npos) continue;
-      fail("planner " + name + ": the rewrite of a valid plan failed: " + rewritten.error().message(), s);
-    }
-    for (const oracle::Lifetime& l : oracle::planned_buffers(*rewritten)) {
-      const std::string& left = rewritten->storage[l.storage].name;
-      bool is_arena = false;
-      for (const Arena& a : v.plan->arenas) is_arena = is_arena || a.name == left;
-      if (!is_arena) fail("planner " + name + ": the rewritten schedule still plans " + left, s);
+  const std::vector<Named>& all = planners();
+  std::vector<Result<Plan>> results;
+  results.reserve(all.size());
+  std::vector<const Result<Plan>*> judged;
+  judged.reserve(all.size() + 1);
+  for (const Named& p : all) {
+    results.push_back(examine(p.name, p.planner->plan(s), s, judged));
+    judged.push_back(&results.back());
+  }
+#ifndef PLANCK_FUZZ_PLANNER_LIB
+  // best's plan is the candidate's plan it chooses, judged above; what is
+  // left to check is that no candidate's plan has fewer arena bytes.
+  // Every result is a plan here: a planner's error has failed the input.
+  std::vector<std::string> names;
+  std::vector<Result<Plan>> candidates;
+  for (const std::string& name : best_candidates()) {
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (all[i].name != name) continue;
+      names.push_back(name);
+      candidates.push_back(std::move(results[i]));
     }
   }
+  if (!candidates.empty()) {
+    const std::size_t chosen = best_of(candidates);
+    if (chosen >= candidates.size()) fail("best", "best-chooses-none", "best chooses no candidate", s);
+    const Bytes kept = total_bytes(*candidates[chosen]);
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      const Bytes total = total_bytes(*candidates[i]);
+      if (total < kept) {
+        fail("best", "best-not-least",
+             "best keeps a plan of " + std::to_string(kept) + " arena bytes, though " + names[i] + "'s has " +
+                 std::to_string(total),
+             s);
+      }
+    }
+  }
+#endif
   return 0;
 }

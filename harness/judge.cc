@@ -23,9 +23,10 @@ std::string kind_of(oracle::Rule rule) {
 
 }  // namespace
 
-Verdict judge(const Planner& planner, const Schedule& s) {
+Verdict judge(const Planner& planner, const Schedule& s) { return judge_plan(s, planner.plan(s)); }
+
+Verdict judge_plan(const Schedule& s, Result<Plan> planned) {
   Verdict v;
-  Result<Plan> planned = planner.plan(s);
   if (!planned) {
     const Error& e = planned.error();
     v.kind = e.kind.empty() ? "planner-error" : e.kind;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "model/plan.h"
+#include "model/result.h"
 #include "model/schedule.h"
 #include "planner/planner.h"
 
@@ -28,5 +29,10 @@ struct Verdict {
 };
 
 Verdict judge(const Planner& planner, const Schedule& s);
+
+// The same verdict on what a planner already gave for s: judge(planner, s)
+// is judge_plan(s, planner.plan(s)). For a caller that plans once and judges
+// the result, or judges one plan that several planners gave only once.
+Verdict judge_plan(const Schedule& s, Result<Plan> planned);
 
 }  // namespace planck::harness

@@ -8,7 +8,9 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "planner/best.h"
 #include "planner/factories.h"
 #include "planner/registry.h"
 
@@ -28,27 +30,28 @@ class BestPlanner final : public Planner {
   std::string_view name() const override { return "best"; }
 
   Result<Plan> plan(const Schedule& s) const override {
-    std::optional<Plan> best;
-    Bytes best_total = 0;
-    std::optional<Error> first_error;
-    for (const std::string& name : best_candidates()) {
-      Result<Plan> p = make_planner(name)->plan(s);
-      if (!p) {
-        if (!first_error) first_error = p.error();
-        continue;
-      }
-      const Bytes total = total_arena_bytes(*p);
-      if (!best || total < best_total) {
-        best = std::move(p).value();
-        best_total = total;
-      }
-    }
-    if (!best) return *first_error;
-    return std::move(*best);
+    std::vector<Result<Plan>> results;
+    for (const std::string& name : best_candidates()) results.push_back(make_planner(name)->plan(s));
+    if (results.empty()) return Error{"", "best has no candidate planner"};
+    return std::move(results[best_of(results)]);
   }
 };
 
 }  // namespace
+
+std::size_t best_of(std::span<const Result<Plan>> results) {
+  std::size_t best = 0;
+  std::optional<Bytes> best_total;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (!results[i]) continue;
+    const Bytes total = total_arena_bytes(*results[i]);
+    if (!best_total || total < *best_total) {
+      best = i;
+      best_total = total;
+    }
+  }
+  return best;
+}
 
 std::unique_ptr<Planner> make_best_planner() { return std::make_unique<BestPlanner>(); }
 

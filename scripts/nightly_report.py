@@ -8,8 +8,10 @@ and writes report.md and report.json there.
 
 A failure's signature is the kind of violation for planck verify, the
 property for the properties, the exit for the oracle, and for a fuzz target
-the sanitizer's (or libFuzzer's) kind of error with the top three frames of
-this project's code in its stack, and the planner named when a planner failed.
+the planner and the kind of violation when a planner target judged a plan
+wrong ("planner NAME fails with KIND"), else the sanitizer's (or
+libFuzzer's) kind of error with the top three frames of this project's code
+in its stack. --minimize-seconds 0 groups and reports without minimizing.
 Exit 1 when there is a failure, 0 otherwise.
 """
 
@@ -30,6 +32,8 @@ RUNTIME_FRAME = re.compile(
 RUNTIME_FILE = re.compile(r"compiler-rt|/libc\.|libc\.so|libstdc\+\+|libFuzzer|/usr/include/c\+\+|^csu/|sysdeps/")
 # "#3 0x55... in NAME LOCATION (BuildId: ...)": the location is one word.
 FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ in (.+?)(?: \(BuildId: [0-9a-f]+\))?\s*$")
+# The first line of a planner target's abort (fuzz/fuzz_planners.cc).
+PLANNER_FAILS = re.compile(r"^planner (.+?) fails with ([\w-]+)$", re.M)
 
 
 def function_name(frame):
@@ -39,7 +43,11 @@ def function_name(frame):
 
 
 def crash_signature(log, target):
-    """The kind of error and top project frames of the crash report in a fuzzer's log."""
+    """The planner and kind of violation of a planner target's abort, or the
+    kind of error and top project frames of the crash report in a fuzzer's log."""
+    planner = PLANNER_FAILS.search(log)
+    if planner:
+        return " | ".join([target, "planner " + os.path.basename(planner.group(1)), planner.group(2)])
     kind = "crash"
     for pattern, label in (
         (r"ERROR: AddressSanitizer: ([\w-]+)", "asan {}"),
@@ -70,10 +78,7 @@ def crash_signature(log, target):
         frames.append(name)
         if len(frames) == 3:
             break
-    planner = re.search(r"^planner (\S+): ", log, re.M)
     parts = [target, kind]
-    if planner:
-        parts.append("planner " + planner.group(1))
     if frames:
         parts.append(" < ".join(frames))
     return " | ".join(parts)
@@ -94,6 +99,8 @@ def run(cmd, timeout, env=None):
         return p.returncode, p.stdout.decode(errors="replace")
     except subprocess.TimeoutExpired as e:
         return None, (e.output or b"").decode(errors="replace")
+    except OSError as e:  # no such program
+        return None, str(e)
 
 
 def progress(text):
@@ -151,10 +158,13 @@ def fuzz_failures(args, targets):
         if text is None:  # no log names it: run the target on it once for the report
             _, text = run([os.path.join(args.fuzz_bin, target), crash], 60)
         sig = crash_signature(text, target)
-        groups.setdefault(sig, {"target": target, "inputs": []})["inputs"].append(crash)
+        g = groups.setdefault(sig, {"target": target, "inputs": [], "logs": {}})
+        g["inputs"].append(crash)
+        g["logs"][crash] = text
     failures = []
     for sig, g in groups.items():
-        failures.append(minimize_crash(args, sig, g["target"], min(g["inputs"], key=os.path.getsize), g["inputs"]))
+        smallest = min(g["inputs"], key=os.path.getsize)
+        failures.append(minimize_crash(args, sig, g["target"], smallest, g["logs"][smallest], g["inputs"]))
     return failures
 
 
@@ -162,20 +172,22 @@ def planner_of(args, target, text):
     """The planner options that judge a fuzz_planners crash's schedule again."""
     if target == "fuzz_planner_lib":
         return args.planner
-    m = re.search(r"^planner (\S+): ", text, re.M)
+    m = PLANNER_FAILS.search(text)
     return ["--planner", m.group(1)] if m else []
 
 
-def minimize_crash(args, sig, target, crash, inputs):
-    """libFuzzer's -minimize_crash on one input; for the planner targets, the
-    schedule it decodes to, minimized again by planck minimize."""
+def minimize_crash(args, sig, target, crash, log, inputs):
+    """libFuzzer's -minimize_crash on one input (`log` is its crash report);
+    for the planner targets, the schedule it decodes to, minimized again by
+    planck minimize."""
     binary = os.path.join(args.fuzz_bin, target)
     mdir = os.path.join(args.out, "minimized")
     os.makedirs(mdir, exist_ok=True)
     minimized = os.path.join(mdir, os.path.basename(crash))
-    progress(f"minimizing {os.path.basename(crash)} ({args.minimize_seconds}s at most)")
-    run([binary, "-minimize_crash=1", "-runs=1000000", f"-max_total_time={args.minimize_seconds}",
-         f"-exact_artifact_path={minimized}", crash], args.minimize_seconds + 30)
+    if args.minimize_seconds > 0:
+        progress(f"minimizing {os.path.basename(crash)} ({args.minimize_seconds}s at most)")
+        run([binary, "-minimize_crash=1", "-runs=1000000", f"-max_total_time={args.minimize_seconds}",
+             f"-exact_artifact_path={minimized}", crash], args.minimize_seconds + 30)
     if not os.path.isfile(minimized):
         minimized = crash
     entry = {
@@ -190,17 +202,19 @@ def minimize_crash(args, sig, target, crash, inputs):
                       if target == "fuzz_planner_lib" else ""),
     }
     if target in ("fuzz_planners", "fuzz_planner_lib"):
-        _, text = run([binary, minimized], 60)
+        text = run([binary, minimized], 60)[1] if minimized != crash else log
         m = re.search(r"^schedule v1\n(?:(?!==\d+==|MS: |INFO: |AddressSanitizer|\n).*\n)*", text, re.M)
         planner = planner_of(args, target, text)
         if m and planner:
             sched = os.path.join(mdir, os.path.basename(minimized) + ".sched")
             with open(sched, "w") as f:
                 f.write(m.group(0))
+            entry["schedule"] = sched
+            if args.minimize_seconds <= 0:
+                return entry
             small = os.path.join(mdir, os.path.basename(minimized) + ".min.sched")
             status, _ = run([args.planck, "minimize", sched, *planner, "-o", small,
                              "--time", str(args.minimize_seconds)], args.minimize_seconds + 60)
-            entry["schedule"] = sched
             # planck minimize judges the plan only; a failure of the target's
             # other checks (the rewrite) is reproduced from the input itself.
             if status == 1 and os.path.isfile(small):

@@ -23,8 +23,11 @@ scripts/bootstrap.sh
 [ -f build/dev/build.ninja ] || cmake --preset dev >/dev/null
 
 base=$(basename "$file")
+# A schedule is text, whatever its name: the report names the schedule of a
+# fuzz crash after the crash input.
+case "$base" in *.sched|*.csv) base= ;; esac
 for target in fuzz_planner_lib fuzz_planners fuzz_schedule fuzz_plan fuzz_intervals fuzz_tlsf fuzz_oracle; do
-  if [[ "$base" == "$target"* ]]; then
+  if [ -n "$base" ] && [[ "$base" == "$target"* ]]; then
     if [ "$target" = fuzz_planner_lib ]; then
       [ "${1:-}" = --planner-lib ] && [ -n "${2:-}" ] ||
         { echo "repro: $base is fuzz_planner_lib's: name its library with --planner-lib PATH" >&2; exit 2; }
