@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -42,6 +43,9 @@ const std::vector<Shape>& small_shapes() {
   };
   return shapes;
 }
+
+// Test names and failures name the shape.
+void PrintTo(const Shape& shape, std::ostream* os) { *os << shape.name; }
 
 Schedule made(const Shape& shape, std::uint64_t seed) {
   SeededChoices choices(seed);
@@ -198,9 +202,10 @@ TEST(ModelOptions, OutOfRangeOrOverflowingSizesAreErrors) {
   Result<Schedule> none = generate_transformer(c, {.batch = 0});
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(none.error().message(), "transformer: batch is 0; it must be 1 to 65536");
-  // One layer's scores and probabilities fit below 2^62 bytes; two layers' do not.
+  // One layer's scores and probabilities (2^62 * 3/4 bytes) fit below 2^62
+  // bytes; three layers' scores alone do not.
   ASSERT_TRUE(generate_transformer(c, {.batch = 1 << 16, .sequence = 1 << 20, .layers = 1}).ok());
-  Result<Schedule> total = generate_transformer(c, {.batch = 1 << 16, .sequence = 1 << 20, .layers = 2});
+  Result<Schedule> total = generate_transformer(c, {.batch = 1 << 16, .sequence = 1 << 20, .layers = 3});
   ASSERT_FALSE(total.ok());
   EXPECT_EQ(total.error().message(),
             "transformer: the model's storage adds up to 2^62 bytes or more: choose a smaller batch or sequence");

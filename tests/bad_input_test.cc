@@ -74,7 +74,7 @@ const std::vector<BadInput>& cases() {
       {"GenerateZeroBatch", {}, "generate transformer --batch 0", 2,
        "^planck generate: transformer: batch is 0; it must be 1 to 65536\n"},
       {"GenerateImageNotAMultipleOf32", {}, "generate convnet --image 100", 2, "image is 100; it must be a multiple of 32"},
-      {"GenerateTooLarge", {}, "generate transformer --batch 65536 --sequence 1048576 --layers 2", 2,
+      {"GenerateTooLarge", {}, "generate transformer --batch 65536 --sequence 1048576 --layers 3", 2,
        "transformer: the model's storage adds up to 2\\^62 bytes or more"},
       {"GenerateChainTooLong", {}, "generate chain --buffers 99999999", 2, "chain: buffers is 99999999; it must be at most"},
       // Files that cannot be read.

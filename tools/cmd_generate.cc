@@ -33,11 +33,6 @@ struct GenerateArgs {
   Sizes sizes;  // the size flags given
 };
 
-// `sizes[flag]` into `field` when given.
-void take(const Sizes& sizes, const std::string& flag, std::uint64_t& field) {
-  if (auto it = sizes.find(flag); it != sizes.end()) field = it->second;
-}
-
 struct Kind {
   std::string name;
   std::string description;  // one line, for --help
@@ -45,56 +40,66 @@ struct Kind {
   std::function<Result<Schedule>(gen::Choices&, const Sizes&)> make;
 };
 
+// A model shape: its size flags, each setting one field of its options.
+template <class Options>
+using Fields = std::vector<std::pair<std::string, std::uint64_t Options::*>>;
+
+template <class Options>
+Kind model_kind(std::string name, std::string description, Fields<Options> fields,
+                Result<Schedule> (*generate)(gen::Choices&, const Options&)) {
+  std::vector<std::string> flags;
+  for (const auto& field : fields) flags.push_back(field.first);
+  return {std::move(name), std::move(description), std::move(flags),
+          [fields, generate](gen::Choices& c, const Sizes& sizes) {
+            Options o;
+            for (const auto& [flag, member] : fields) {
+              if (auto it = sizes.find(flag); it != sizes.end()) o.*member = it->second;
+            }
+            return generate(c, o);
+          }};
+}
+
+// `sizes[flag]` into `field` when given.
+void take(const Sizes& sizes, const std::string& flag, std::uint64_t& field) {
+  if (auto it = sizes.find(flag); it != sizes.end()) field = it->second;
+}
+
 const std::vector<Kind>& kinds() {
+  using gen::ConvNetOptions, gen::DecodingOptions, gen::ExpertsOptions, gen::TrainingOptions,
+      gen::TransformerOptions;
   static const std::vector<Kind> table{
-      {"transformer", "GPT-2 small blocks, forward: attention (QKV, scores, softmax), residuals, MLP",
-       {"--batch", "--sequence", "--layers"},
-       [](gen::Choices& c, const Sizes& s) {
-         gen::TransformerOptions o;
-         take(s, "--batch", o.batch);
-         take(s, "--sequence", o.sequence);
-         take(s, "--layers", o.layers);
-         return gen::generate_transformer(c, o);
-       }},
-      {"convnet", "ResNet-50 inference: bottleneck blocks with skip connections, 56/28/14/7 at 224",
-       {"--batch", "--image"},
-       [](gen::Choices& c, const Sizes& s) {
-         gen::ConvNetOptions o;
-         take(s, "--batch", o.batch);
-         take(s, "--image", o.image);
-         return gen::generate_convnet(c, o);
-       }},
-      {"training", "a GPT-2 small training step: forward keeping activations, loss, backward, Adam",
-       {"--batch", "--sequence", "--layers"},
-       [](gen::Choices& c, const Sizes& s) {
-         gen::TrainingOptions o;
-         take(s, "--batch", o.batch);
-         take(s, "--sequence", o.sequence);
-         take(s, "--layers", o.layers);
-         return gen::generate_training(c, o);
-       }},
-      {"decoding", "GPT-2 small decoding: prefill, then flag loops over a KV cache that grows by copies",
-       {"--batch", "--prompt", "--steps", "--chunks", "--layers"},
-       [](gen::Choices& c, const Sizes& s) {
-         gen::DecodingOptions o;
-         take(s, "--batch", o.batch);
-         take(s, "--prompt", o.prompt);
-         take(s, "--steps", o.steps);
-         take(s, "--chunks", o.chunks);
-         take(s, "--layers", o.layers);
-         return gen::generate_decoding(c, o);
-       }},
-      {"experts", "Mixtral-like mixture of experts: top-2 routing, experts on several devices, copies",
-       {"--batch", "--sequence", "--layers", "--experts", "--devices"},
-       [](gen::Choices& c, const Sizes& s) {
-         gen::ExpertsOptions o;
-         take(s, "--batch", o.batch);
-         take(s, "--sequence", o.sequence);
-         take(s, "--layers", o.layers);
-         take(s, "--experts", o.experts);
-         take(s, "--devices", o.devices);
-         return gen::generate_experts(c, o);
-       }},
+      model_kind<TransformerOptions>(
+          "transformer", "GPT-2 small blocks, forward: attention (QKV, scores, softmax), residuals, MLP",
+          {{"--batch", &TransformerOptions::batch},
+           {"--sequence", &TransformerOptions::sequence},
+           {"--layers", &TransformerOptions::layers}},
+          gen::generate_transformer),
+      model_kind<ConvNetOptions>("convnet",
+                                 "ResNet-50 inference: bottleneck blocks with skip connections, 56/28/14/7 at 224",
+                                 {{"--batch", &ConvNetOptions::batch}, {"--image", &ConvNetOptions::image}},
+                                 gen::generate_convnet),
+      model_kind<TrainingOptions>(
+          "training", "a GPT-2 small training step: forward keeping activations, loss, backward, Adam",
+          {{"--batch", &TrainingOptions::batch},
+           {"--sequence", &TrainingOptions::sequence},
+           {"--layers", &TrainingOptions::layers}},
+          gen::generate_training),
+      model_kind<DecodingOptions>(
+          "decoding", "GPT-2 small decoding: prefill, then flag loops over a KV cache that grows by copies",
+          {{"--batch", &DecodingOptions::batch},
+           {"--prompt", &DecodingOptions::prompt},
+           {"--steps", &DecodingOptions::steps},
+           {"--chunks", &DecodingOptions::chunks},
+           {"--layers", &DecodingOptions::layers}},
+          gen::generate_decoding),
+      model_kind<ExpertsOptions>(
+          "experts", "Mixtral-like mixture of experts: top-2 routing, experts on several devices, copies",
+          {{"--batch", &ExpertsOptions::batch},
+           {"--sequence", &ExpertsOptions::sequence},
+           {"--layers", &ExpertsOptions::layers},
+           {"--experts", &ExpertsOptions::experts},
+           {"--devices", &ExpertsOptions::devices}},
+          gen::generate_experts),
       {"chain", "the benchmarks' flat chain: each kernel writes a buffer and reads recent ones",
        {"--buffers"},
        [](gen::Choices& c, const Sizes& s) -> Result<Schedule> {
