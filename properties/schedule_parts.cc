@@ -52,6 +52,32 @@ Storage buffer_decl(std::string name, std::string device, Dtype dtype, Bytes byt
   return st;
 }
 
+namespace {
+
+Arg view_of(Arg::Kind kind, Arg base) {
+  Arg a;
+  a.kind = kind;
+  a.base.push_back(std::move(base));
+  return a;
+}
+
+}  // namespace
+
+Arg shrink_view(Arg base, Bytes start, Bytes length) {
+  Arg a = view_of(Arg::Kind::Shrink, std::move(base));
+  a.start = start;
+  a.length = length;
+  return a;
+}
+
+Arg bitcast_view(Arg base, Dtype dtype) {
+  Arg a = view_of(Arg::Kind::Bitcast, std::move(base));
+  a.dtype = dtype;
+  return a;
+}
+
+Arg after_view(Arg base) { return view_of(Arg::Kind::After, std::move(base)); }
+
 std::size_t count_entries(const Schedule& s) {
   std::size_t n = 0;
   std::vector<const std::vector<Entry>*> bodies{&s.entries};

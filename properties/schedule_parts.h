@@ -16,6 +16,12 @@ Arg storage_arg(StorageId id);
 Entry kernel_call(std::string name, std::vector<Arg> args = {});
 Storage buffer_decl(std::string name, std::string device, Dtype dtype, Bytes bytes);
 
+// Views of an argument (SPEC section 2): shrink(base, start, length),
+// bitcast(base, dtype), after(base).
+Arg shrink_view(Arg base, Bytes start, Bytes length);
+Arg bitcast_view(Arg base, Dtype dtype);
+Arg after_view(Arg base);
+
 // Entries at every depth: calls and loops.
 std::size_t count_entries(const Schedule& s);
 

@@ -56,5 +56,6 @@ void add_planners_command(CLI::App& app);  // planck planners [--json]
 void add_verify_command(CLI::App& app);    // planck verify PLANNER [--cases N] [--time T] [--seed S] ...
 void add_minimize_command(CLI::App& app);  // planck minimize SCHEDULE PLANNER
 void add_gate_command(CLI::App& app);      // planck gate PLANNER --baseline FILE [--update-baseline] ...
+void add_generate_command(CLI::App& app);  // planck generate KIND [--seed S] [size options] [-o FILE]
 
 }  // namespace planck::cli

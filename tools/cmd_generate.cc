@@ -1,0 +1,211 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/text.h"
+#include "properties/chain.h"
+#include "properties/generate.h"
+#include "properties/models.h"
+#include "tools/commands.h"
+#include "tools/output.h"
+
+namespace planck::cli {
+namespace {
+
+constexpr std::uint64_t kMaxChainBuffers = std::uint64_t{1} << 22;
+constexpr std::uint64_t kMaxRandomSize = 100000;
+
+// The size options, by flag; a kind takes some of them.
+using Sizes = std::map<std::string, std::uint64_t>;
+
+struct GenerateArgs {
+  std::string kind;
+  std::uint64_t seed = 1;
+  std::string output;
+  Sizes sizes;  // the size flags given
+};
+
+struct Kind {
+  std::string name;
+  std::string description;  // one line, for --help
+  std::vector<std::string> flags;
+  std::function<Result<Schedule>(gen::Choices&, const Sizes&)> make;
+};
+
+// A model shape: its size flags, each setting one field of its options.
+template <class Options>
+using Fields = std::vector<std::pair<std::string, std::uint64_t Options::*>>;
+
+template <class Options>
+Kind model_kind(std::string name, std::string description, Fields<Options> fields,
+                Result<Schedule> (*generate)(gen::Choices&, const Options&)) {
+  std::vector<std::string> flags;
+  for (const auto& field : fields) flags.push_back(field.first);
+  return {std::move(name), std::move(description), std::move(flags),
+          [fields, generate](gen::Choices& c, const Sizes& sizes) {
+            Options o;
+            for (const auto& [flag, member] : fields) {
+              if (auto it = sizes.find(flag); it != sizes.end()) o.*member = it->second;
+            }
+            return generate(c, o);
+          }};
+}
+
+// `sizes[flag]` into `field` when given.
+void take(const Sizes& sizes, const std::string& flag, std::uint64_t& field) {
+  if (auto it = sizes.find(flag); it != sizes.end()) field = it->second;
+}
+
+const std::vector<Kind>& kinds() {
+  using gen::ConvNetOptions, gen::DecodingOptions, gen::ExpertsOptions, gen::TrainingOptions,
+      gen::TransformerOptions;
+  static const std::vector<Kind> table{
+      model_kind<TransformerOptions>(
+          "transformer", "GPT-2 small blocks, forward: attention (QKV, scores, softmax), residuals, MLP",
+          {{"--batch", &TransformerOptions::batch},
+           {"--sequence", &TransformerOptions::sequence},
+           {"--layers", &TransformerOptions::layers}},
+          gen::generate_transformer),
+      model_kind<ConvNetOptions>("convnet",
+                                 "ResNet-50 inference: bottleneck blocks with skip connections, 56/28/14/7 at 224",
+                                 {{"--batch", &ConvNetOptions::batch}, {"--image", &ConvNetOptions::image}},
+                                 gen::generate_convnet),
+      model_kind<TrainingOptions>(
+          "training", "a GPT-2 small training step: forward keeping activations, loss, backward, Adam",
+          {{"--batch", &TrainingOptions::batch},
+           {"--sequence", &TrainingOptions::sequence},
+           {"--layers", &TrainingOptions::layers}},
+          gen::generate_training),
+      model_kind<DecodingOptions>(
+          "decoding", "GPT-2 small decoding: prefill, then flag loops over a KV cache that grows by copies",
+          {{"--batch", &DecodingOptions::batch},
+           {"--prompt", &DecodingOptions::prompt},
+           {"--steps", &DecodingOptions::steps},
+           {"--chunks", &DecodingOptions::chunks},
+           {"--layers", &DecodingOptions::layers}},
+          gen::generate_decoding),
+      model_kind<ExpertsOptions>(
+          "experts", "Mixtral-like mixture of experts: top-2 routing, experts on several devices, copies",
+          {{"--batch", &ExpertsOptions::batch},
+           {"--sequence", &ExpertsOptions::sequence},
+           {"--layers", &ExpertsOptions::layers},
+           {"--experts", &ExpertsOptions::experts},
+           {"--devices", &ExpertsOptions::devices}},
+          gen::generate_experts),
+      {"chain", "the benchmarks' flat chain: each kernel writes a buffer and reads recent ones",
+       {"--buffers"},
+       [](gen::Choices& c, const Sizes& s) -> Result<Schedule> {
+         gen::ChainOptions o;
+         std::uint64_t buffers = o.buffers;
+         take(s, "--buffers", buffers);
+         if (buffers > kMaxChainBuffers) {
+           return Error{"chain", fmt::format("buffers is {}; it must be at most {}", buffers, kMaxChainBuffers)};
+         }
+         o.buffers = buffers;
+         return gen::generate_chain_schedule(c, o);
+       }},
+      {"random", "a random schedule of every feature of the format, as the properties draw them",
+       {"--size"},
+       [](gen::Choices& c, const Sizes& s) -> Result<Schedule> {
+         gen::ScheduleOptions o;
+         std::uint64_t size = static_cast<std::uint64_t>(o.size);
+         take(s, "--size", size);
+         if (size > kMaxRandomSize) {
+           return Error{"random", fmt::format("size is {}; it must be at most {}", size, kMaxRandomSize)};
+         }
+         o.size = static_cast<int>(size);
+         return gen::generate_schedule(c, o);
+       }},
+  };
+  return table;
+}
+
+// A validator for a whole number, 0 or more, as written (CLI11 alone would
+// read `-1` as the largest unsigned number).
+CLI::Validator whole_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || error != std::errc{} || end != text.data() + text.size()) {
+          return "`" + text + "` is not a whole number, 0 or more";
+        }
+        return "";
+      },
+      "N");
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : ", ") + w;
+  return out;
+}
+
+void run_generate(const GenerateArgs& args) {
+  const Kind* kind = nullptr;
+  std::vector<std::string> names;
+  for (const Kind& k : kinds()) {
+    names.push_back(k.name);
+    if (k.name == args.kind) kind = &k;
+  }
+  if (!kind) {
+    throw Exit{kExitBadInput,
+               fmt::format("planck generate: unknown kind `{}`; the kinds are {}", args.kind, joined(names))};
+  }
+  for (const auto& [flag, value] : args.sizes) {
+    if (std::find(kind->flags.begin(), kind->flags.end(), flag) == kind->flags.end()) {
+      throw Exit{kExitBadInput, fmt::format("planck generate: {} does not apply to {}; its options are {}", flag,
+                                            kind->name, joined(kind->flags))};
+    }
+  }
+  gen::SeededChoices choices(args.seed);
+  Result<Schedule> s = kind->make(choices, args.sizes);
+  if (!s) throw Exit{kExitBadInput, "planck generate: " + s.error().message()};
+  write_output(args.output, print_schedule(*s));
+}
+
+}  // namespace
+
+void add_generate_command(CLI::App& app) {
+  auto args = std::make_shared<GenerateArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "generate",
+      "Print a generated schedule: one shaped like a real model (sizes from its published layer shapes), the "
+      "benchmarks' chain, or a random one. The same kind, options and seed give the same schedule.");
+  std::string footer = "Kinds:\n";
+  for (const Kind& k : kinds()) footer += fmt::format("  {:<12} {}\n{:15}options: {}\n", k.name, k.description, "", joined(k.flags));
+  cmd->footer(footer);
+  cmd->add_option("kind", args->kind, "what to generate (listed below)")->required();
+  cmd->add_option("--seed", args->seed, "the seed of its random choices")->check(whole_number())->capture_default_str();
+  cmd->add_option("-o,--output", args->output, "write to this file instead of standard output");
+  const std::pair<const char*, const char*> sizes[] = {
+      {"--batch", "batch size"},
+      {"--sequence", "tokens per sequence"},
+      {"--layers", "transformer blocks"},
+      {"--image", "image side in pixels, a multiple of 32"},
+      {"--prompt", "prompt tokens before decoding"},
+      {"--steps", "the most tokens each decoding loop generates"},
+      {"--chunks", "decoding loops, the cache growing before each after the first"},
+      {"--experts", "experts per block"},
+      {"--devices", "devices the experts are spread over"},
+      {"--buffers", "buffers of the chain"},
+      {"--size", "the random schedule's size, 100 nominal"},
+  };
+  for (const auto& [flag, description] : sizes) {
+    const std::string name = flag;
+    cmd->add_option_function<std::uint64_t>(
+           name, [args, name](std::uint64_t value) { args->sizes[name] = value; }, description)
+        ->check(whole_number());
+  }
+  cmd->callback([args] { run_generate(*args); });
+}
+
+}  // namespace planck::cli
