@@ -201,8 +201,13 @@ def minimize_crash(args, sig, target, crash, log, inputs):
                      (" --planner-lib " + shlex.quote(os.environ.get("PLANCK_PLANNER_LIB", ""))
                       if target == "fuzz_planner_lib" else ""),
     }
+    text = run([binary, minimized], 60)[1] if minimized != crash else log
+    # -minimize_crash keeps any crash, not only the group's: say so when the
+    # smaller input fails another way.
+    now = crash_signature(text, target)
+    if minimized != crash and now != sig:
+        entry["minimized_signature"] = now
     if target in ("fuzz_planners", "fuzz_planner_lib"):
-        text = run([binary, minimized], 60)[1] if minimized != crash else log
         m = re.search(r"^schedule v1\n(?:(?!==\d+==|MS: |INFO: |AddressSanitizer|\n).*\n)*", text, re.M)
         planner = planner_of(args, target, text)
         if m and planner:
@@ -351,6 +356,8 @@ def markdown(report):
         md += ["", f"## Failure {i}: `{f['signature']}`", "",
                f"- found {f['count']} time(s) by {f['source']}",
                f"- minimized: `{f['minimized']}`"]
+        if f.get("minimized_signature"):
+            md.append(f"- the minimized input fails as `{f['minimized_signature']}`")
         if f.get("schedule"):
             md.append(f"- schedule: `{f['schedule']}`")
         md.append(f"- reproduce: `{f['reproduce']}`")
