@@ -144,7 +144,9 @@ if [ $fuzz = 1 ]; then
     done
     # Seeds, the previous corpus and what this run added, merged into the
     # smallest set with the same coverage.
-    "$fuzz_bin/$target" -merge=1 "${options[@]}" "$out/corpus/$target" "$out/work/$target" "$seeds" \
+    # (An input that crashes is kept in work/, not in the current folder.)
+    "$fuzz_bin/$target" -merge=1 "${options[@]}" -artifact_prefix="$out/work/$target-merge-" \
+      "$out/corpus/$target" "$out/work/$target" "$seeds" \
       >"$out/logs/$target-merge.log" 2>&1 || log "merging the $target corpus failed (see logs/$target-merge.log)"
   done
 fi

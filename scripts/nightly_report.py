@@ -103,6 +103,14 @@ def run(cmd, timeout, env=None):
         return None, str(e)
 
 
+def scratch_prefix(args):
+    """libFuzzer's -artifact_prefix for the report's own runs of a target: the
+    crash inputs they write go to DIR/minimized/steps, not to the current folder."""
+    steps = os.path.join(args.out, "minimized", "steps")
+    os.makedirs(steps, exist_ok=True)
+    return f"-artifact_prefix={steps}/"
+
+
 def progress(text):
     print("nightly:   " + text, file=sys.stderr, flush=True)
 
@@ -156,7 +164,7 @@ def fuzz_failures(args, targets):
             continue
         text = logs.get(os.path.realpath(crash))
         if text is None:  # no log names it: run the target on it once for the report
-            _, text = run([os.path.join(args.fuzz_bin, target), crash], 60)
+            _, text = run([os.path.join(args.fuzz_bin, target), scratch_prefix(args), crash], 60)
         sig = crash_signature(text, target)
         g = groups.setdefault(sig, {"target": target, "inputs": [], "logs": {}})
         g["inputs"].append(crash)
@@ -187,7 +195,7 @@ def minimize_crash(args, sig, target, crash, log, inputs):
     if args.minimize_seconds > 0:
         progress(f"minimizing {os.path.basename(crash)} ({args.minimize_seconds}s at most)")
         run([binary, "-minimize_crash=1", "-runs=1000000", f"-max_total_time={args.minimize_seconds}",
-             f"-exact_artifact_path={minimized}", crash], args.minimize_seconds + 30)
+             scratch_prefix(args), f"-exact_artifact_path={minimized}", crash], args.minimize_seconds + 30)
     if not os.path.isfile(minimized):
         minimized = crash
     entry = {
@@ -201,8 +209,13 @@ def minimize_crash(args, sig, target, crash, log, inputs):
                      (" --planner-lib " + shlex.quote(os.environ.get("PLANCK_PLANNER_LIB", ""))
                       if target == "fuzz_planner_lib" else ""),
     }
+    text = run([binary, scratch_prefix(args), minimized], 60)[1] if minimized != crash else log
+    # -minimize_crash keeps any crash, not only the group's: say so when the
+    # smaller input fails another way.
+    now = crash_signature(text, target)
+    if minimized != crash and now != sig:
+        entry["minimized_signature"] = now
     if target in ("fuzz_planners", "fuzz_planner_lib"):
-        text = run([binary, minimized], 60)[1] if minimized != crash else log
         m = re.search(r"^schedule v1\n(?:(?!==\d+==|MS: |INFO: |AddressSanitizer|\n).*\n)*", text, re.M)
         planner = planner_of(args, target, text)
         if m and planner:
@@ -351,6 +364,8 @@ def markdown(report):
         md += ["", f"## Failure {i}: `{f['signature']}`", "",
                f"- found {f['count']} time(s) by {f['source']}",
                f"- minimized: `{f['minimized']}`"]
+        if f.get("minimized_signature"):
+            md.append(f"- the minimized input fails as `{f['minimized_signature']}`")
         if f.get("schedule"):
             md.append(f"- schedule: `{f['schedule']}`")
         md.append(f"- reproduce: `{f['reproduce']}`")
