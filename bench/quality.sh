@@ -80,6 +80,11 @@ models=(
   "experts|--layers 2 --sequence 1024 --devices 2"
 )
 
+# The output folder is remade, so only one of an earlier run (or an empty one) is taken.
+if [[ -d $out && -n $(ls -A "$out") && ! -f $out/instances.tsv ]]; then
+  echo "quality.sh: $out holds files of something else; give --out a new folder" >&2
+  exit 2
+fi
 rm -rf "$out"
 mkdir -p "$out/models" "$out/stats" "$out/oracle"
 instances=$out/instances.tsv

@@ -67,7 +67,7 @@ Activation bottleneck(ModelBuilder& b, Choices& c, const std::string& name, cons
 }  // namespace
 
 Result<Schedule> generate_convnet(Choices& c, const ConvNetOptions& o) {
-  PLANCK_TRY(check_option("convnet", "batch", o.batch, 1, 1 << 16));
+  PLANCK_TRY(check_option("convnet", "batch", o.batch, 1, kMaxBatch));
   PLANCK_TRY(check_option("convnet", "image", o.image, 32, 1 << 16));
   if (o.image % 32 != 0) {
     return Error{"convnet", "image is " + std::to_string(o.image) + "; it must be a multiple of 32"};

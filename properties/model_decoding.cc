@@ -51,11 +51,13 @@ void sample(ModelBuilder& b, const std::string& prefix, StorageId x, StorageId n
 }  // namespace
 
 Result<Schedule> generate_decoding(Choices& c, const DecodingOptions& o) {
-  PLANCK_TRY(check_option("decoding", "batch", o.batch, 1, 1 << 16));
-  PLANCK_TRY(check_option("decoding", "prompt", o.prompt, 1, 1 << 20));
-  PLANCK_TRY(check_option("decoding", "steps", o.steps, 1, 1 << 20));
+  PLANCK_TRY(check_option("decoding", "batch", o.batch, 1, kMaxBatch));
+  PLANCK_TRY(check_option("decoding", "prompt", o.prompt, 1, kMaxSequence));
+  PLANCK_TRY(check_option("decoding", "steps", o.steps, 1, kMaxSequence));
   PLANCK_TRY(check_option("decoding", "chunks", o.chunks, 1, 1024));
-  PLANCK_TRY(check_option("decoding", "layers", o.layers, 1, 1024));
+  PLANCK_TRY(check_option("decoding", "layers", o.layers, 1, kMaxLayers));
+  // Each chunk and the prefill pass through every layer: a bound on the entries.
+  PLANCK_TRY(check_option("decoding", "chunks x layers", o.chunks * o.layers, 1, kMaxLayers * 64));
   ModelBuilder b("decoding", "CUDA", activation_dtype(c));
   const bool fused = c.percent(50);
   std::vector<std::uint64_t> rows;  // the cache's rows in each chunk

@@ -12,10 +12,6 @@
 namespace planck::gen {
 namespace {
 
-constexpr std::uint64_t kMaxBatch = 1 << 16;
-constexpr std::uint64_t kMaxSequence = 1 << 20;
-constexpr std::uint64_t kMaxLayers = 1024;
-
 Status check_sizes(std::string_view kind, std::uint64_t batch, std::uint64_t sequence, std::uint64_t layers) {
   PLANCK_TRY(check_option(kind, "batch", batch, 1, kMaxBatch));
   PLANCK_TRY(check_option(kind, "sequence", sequence, 1, kMaxSequence));
@@ -68,9 +64,10 @@ void backward(ModelBuilder& b, Choices& c, StorageId loss) {
     const StorageId out_grad = out->second;
     std::vector<Arg> args;
     for (const Arg& in : op->inputs) {
+      // Planned activations get gradients; the schedule's inputs do not.
       const StorageId base = storage_of(in);
-      const Storage& st = b.storage(base);
-      if (st.kind == StorageKind::Buffer && !st.held) args.push_back(rebased(in, grad_of(base)));
+      const bool planned = b.storage(base).kind == StorageKind::Buffer && !b.storage(base).held;
+      if (planned) args.push_back(rebased(in, grad_of(base)));
     }
     for (StorageId w : op->weights) args.push_back(storage_arg(grad_of(w)));
     args.push_back(storage_arg(out_grad));
