@@ -97,7 +97,8 @@ Result<Schedule> generate_transformer(Choices& c, const TransformerOptions& o) {
   const StorageId norm = b.op("layer_norm", "ln_f", b.bytes({o.batch, o.sequence, kGpt2Model}), {storage_arg(last)},
                               {b.weight("ln_f.w", b.bytes({2, kGpt2Model}))});
   const StorageId logits = b.held("logits", b.bytes({o.batch, o.sequence, kGpt2Vocab}));
-  b.kernel("matmul", {storage_arg(logits), storage_arg(norm), storage_arg(b.weight("wte", b.bytes({kGpt2Vocab, kGpt2Model})))});
+  b.kernel("matmul",
+           {storage_arg(logits), storage_arg(norm), storage_arg(b.weight("wte", b.bytes({kGpt2Vocab, kGpt2Model})))});
   return std::move(b).finish();
 }
 
@@ -112,11 +113,14 @@ Result<Schedule> generate_training(Choices& c, const TrainingOptions& o) {
   const StorageId wte = b.weight("wte", b.bytes({kGpt2Vocab, kGpt2Model}));
   const StorageId x = b.op("embed", "embed", act, {storage_arg(tokens)}, {wte});
   const StorageId last = blocks(b, c, x, shape, o.layers, InPlace::Never);
-  const StorageId norm = b.op("layer_norm", "ln_f", act, {storage_arg(last)}, {b.weight("ln_f.w", b.bytes({2, kGpt2Model}))});
+  const StorageId norm =
+      b.op("layer_norm", "ln_f", act, {storage_arg(last)}, {b.weight("ln_f.w", b.bytes({2, kGpt2Model}))});
   // The output embedding is the input one, tied as in GPT-2: its gradient
   // gathers from both ends of the pass.
-  const StorageId logits = b.op("matmul", "logits", b.bytes({o.batch, o.sequence, kGpt2Vocab}), {storage_arg(norm)}, {wte});
-  const StorageId loss = b.op("cross_entropy", "loss", b.bytes({o.batch}, Dtype::Float32), {storage_arg(logits), storage_arg(labels)});
+  const StorageId logits =
+      b.op("matmul", "logits", b.bytes({o.batch, o.sequence, kGpt2Vocab}), {storage_arg(norm)}, {wte});
+  const StorageId loss =
+      b.op("cross_entropy", "loss", b.bytes({o.batch}, Dtype::Float32), {storage_arg(logits), storage_arg(labels)});
   backward(b, c, loss);
   return std::move(b).finish();
 }

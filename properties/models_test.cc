@@ -151,7 +151,8 @@ TEST(Training, BackwardRunsInReverseReadingTheSavedActivations) {
   std::size_t adam = 0;
   for (const Entry& e : s->entries) adam += e.kind == Entry::Kind::Kernel && e.name == "adam";
   std::size_t weights = 0;
-  for (const Storage& st : s->storage) weights += st.kind == StorageKind::Param && st.name.ends_with(".w") && !st.name.starts_with("adam.");
+  for (const Storage& st : s->storage)
+    weights += st.kind == StorageKind::Param && st.name.ends_with(".w") && !st.name.starts_with("adam.");
   EXPECT_EQ(adam, weights + 1);  // and the tied embedding, wte
 }
 
