@@ -24,7 +24,9 @@
 #   --svg FILE    the chart (default docs/quality.svg; needs python3-matplotlib;
 #                 PYTHON=... names the interpreter)
 #
-# Exit 1 when a plan fails the checker; 2 on bad usage or a failed command.
+# It keeps a core busy for a minute or two: on a shared machine run it as
+# `nice -n 15 bench/quality.sh`. Exit 1 when a plan fails the checker; 2 on
+# bad usage or a failed command.
 
 set -euo pipefail
 
@@ -80,6 +82,11 @@ models=(
   "experts|--layers 2 --sequence 1024 --devices 2"
 )
 
+# The output folder is remade, so only one of an earlier run (or an empty one) is taken.
+if [[ -d $out && -n $(ls -A "$out") && ! -f $out/instances.tsv ]]; then
+  echo "quality.sh: $out holds files of something else; give --out a new folder" >&2
+  exit 2
+fi
 rm -rf "$out"
 mkdir -p "$out/models" "$out/stats" "$out/oracle"
 instances=$out/instances.tsv
@@ -121,7 +128,7 @@ invalid=0
 for p in "${planners[@]}"; do
   echo "quality.sh: planner $p" >&2
   status=0
-  nice -n 15 "$planck" stats --planner "$p" --json "$out/stats/$p.json" "${files[@]}" >/dev/null || status=$?
+  "$planck" stats --planner "$p" --json "$out/stats/$p.json" "${files[@]}" >/dev/null || status=$?
   if [[ $status -eq 1 ]]; then
     invalid=1
   elif [[ $status -ne 0 ]]; then
@@ -135,7 +142,7 @@ for f in "${files[@]}"; do
   i=$((i + 1))
   echo "quality.sh: oracle $i of ${#files[@]}: $(basename "$f")" >&2
   status=0
-  nice -n 15 "$planck" oracle --timeout "$timeout" --json "$out/oracle/$i.json" "$f" >/dev/null || status=$?
+  "$planck" oracle --timeout "$timeout" --json "$out/oracle/$i.json" "$f" >/dev/null || status=$?
   if [[ $status -ne 0 ]]; then
     echo "quality.sh: planck oracle $f failed with exit $status" >&2
     exit 2

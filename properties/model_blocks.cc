@@ -14,7 +14,8 @@ StorageId attention(ModelBuilder& b, Choices& c, const BlockNames& names, Storag
   const std::uint64_t tokens = shape.queries;
   const std::uint64_t d = shape.d_model;
   const Bytes act = b.bytes({batch, tokens, d});
-  const StorageId ln = b.op("layer_norm", prefix + "ln1", act, {storage_arg(x)}, {b.weight(layer + "ln1.w", b.bytes({2, d}))});
+  const StorageId ln =
+      b.op("layer_norm", prefix + "ln1", act, {storage_arg(x)}, {b.weight(layer + "ln1.w", b.bytes({2, d}))});
 
   Arg q, k, v;
   if (!cache && c.percent(50)) {
@@ -73,7 +74,8 @@ StorageId mlp(ModelBuilder& b, Choices& c, const BlockNames& names, StorageId x,
   const std::uint64_t d = shape.d_model;
   const Bytes act = b.bytes({shape.batch, shape.queries, d});
   const Bytes hidden = b.bytes({shape.batch, shape.queries, shape.mlp});
-  const StorageId ln = b.op("layer_norm", prefix + "ln2", act, {storage_arg(x)}, {b.weight(layer + "ln2.w", b.bytes({2, d}))});
+  const StorageId ln =
+      b.op("layer_norm", prefix + "ln2", act, {storage_arg(x)}, {b.weight(layer + "ln2.w", b.bytes({2, d}))});
   const StorageId up =
       b.op("matmul", prefix + "fc1", hidden, {storage_arg(ln)}, {b.weight(layer + "fc1.w", b.bytes({d, shape.mlp}))});
   StorageId gelu = up;

@@ -62,6 +62,12 @@ StorageId mlp(ModelBuilder& b, Choices& c, const BlockNames& names, StorageId x,
 // A float16, bfloat16 or float32 activation type, as compilers mix them.
 Dtype activation_dtype(Choices& c);
 
+// The largest sizes the model shapes take: far past any real model, small
+// enough that a schedule's entries stay countable.
+inline constexpr std::uint64_t kMaxBatch = 1 << 16;
+inline constexpr std::uint64_t kMaxSequence = 1 << 20;
+inline constexpr std::uint64_t kMaxLayers = 1024;
+
 // An error unless lo <= value <= hi, naming the option.
 Status check_option(std::string_view source, std::string_view name, std::uint64_t value, std::uint64_t lo,
                     std::uint64_t hi);

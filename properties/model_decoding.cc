@@ -18,7 +18,9 @@ struct LayerCache {
   Bytes half = 0;                  // the bytes of the keys, and of the values
   std::uint64_t rows = 0;
 
-  Arg keys() const { return buffers.size() == 2 ? storage_arg(buffers[0]) : shrink_view(storage_arg(buffers[0]), 0, half); }
+  Arg keys() const {
+    return buffers.size() == 2 ? storage_arg(buffers[0]) : shrink_view(storage_arg(buffers[0]), 0, half);
+  }
   Arg values() const {
     return buffers.size() == 2 ? storage_arg(buffers[1]) : shrink_view(storage_arg(buffers[0]), half, half);
   }
@@ -42,7 +44,8 @@ void sample(ModelBuilder& b, const std::string& prefix, StorageId x, StorageId n
   const StorageId norm = b.op("layer_norm", prefix + "ln_f", b.bytes({batch, tokens, kGpt2Model}), {storage_arg(x)},
                               {b.weight("ln_f.w", b.bytes({2, kGpt2Model}))});
   const StorageId logits = b.buffer(prefix + "logits", b.bytes({batch, kGpt2Vocab}, Dtype::Float32), Dtype::Float32);
-  b.kernel("lm_head_last", {storage_arg(logits), storage_arg(norm), storage_arg(b.weight("wte", b.bytes({kGpt2Vocab, kGpt2Model})))});
+  b.kernel("lm_head_last",
+           {storage_arg(logits), storage_arg(norm), storage_arg(b.weight("wte", b.bytes({kGpt2Vocab, kGpt2Model})))});
   std::vector<Arg> args{storage_arg(next), storage_arg(logits)};
   args.insert(args.end(), also.begin(), also.end());
   b.kernel("sample", std::move(args));
@@ -51,11 +54,13 @@ void sample(ModelBuilder& b, const std::string& prefix, StorageId x, StorageId n
 }  // namespace
 
 Result<Schedule> generate_decoding(Choices& c, const DecodingOptions& o) {
-  PLANCK_TRY(check_option("decoding", "batch", o.batch, 1, 1 << 16));
-  PLANCK_TRY(check_option("decoding", "prompt", o.prompt, 1, 1 << 20));
-  PLANCK_TRY(check_option("decoding", "steps", o.steps, 1, 1 << 20));
+  PLANCK_TRY(check_option("decoding", "batch", o.batch, 1, kMaxBatch));
+  PLANCK_TRY(check_option("decoding", "prompt", o.prompt, 1, kMaxSequence));
+  PLANCK_TRY(check_option("decoding", "steps", o.steps, 1, kMaxSequence));
   PLANCK_TRY(check_option("decoding", "chunks", o.chunks, 1, 1024));
-  PLANCK_TRY(check_option("decoding", "layers", o.layers, 1, 1024));
+  PLANCK_TRY(check_option("decoding", "layers", o.layers, 1, kMaxLayers));
+  // Each chunk and the prefill pass through every layer: a bound on the entries.
+  PLANCK_TRY(check_option("decoding", "chunks x layers", o.chunks * o.layers, 1, kMaxLayers * 64));
   ModelBuilder b("decoding", "CUDA", activation_dtype(c));
   const bool fused = c.percent(50);
   std::vector<std::uint64_t> rows;  // the cache's rows in each chunk
@@ -70,10 +75,12 @@ Result<Schedule> generate_decoding(Choices& c, const DecodingOptions& o) {
   const StorageId next = b.buffer("next", b.bytes({o.batch}, Dtype::Int32), Dtype::Int32);
   const Bytes wte = b.bytes({kGpt2Vocab, kGpt2Model});
   std::vector<LayerCache> caches;
-  for (std::uint64_t l = 0; l < o.layers; ++l) caches.push_back(make_cache(b, "cache0.l" + std::to_string(l), fused, rows[0], o.batch));
+  for (std::uint64_t l = 0; l < o.layers; ++l)
+    caches.push_back(make_cache(b, "cache0.l" + std::to_string(l), fused, rows[0], o.batch));
 
   // The prefill: every prompt token through every layer, keys and values into the cache.
-  StorageId x = b.op("embed", "prefill.x", b.bytes({o.batch, o.prompt, kGpt2Model}), {storage_arg(tokens)}, {b.weight("wte", wte)});
+  StorageId x = b.op("embed", "prefill.x", b.bytes({o.batch, o.prompt, kGpt2Model}), {storage_arg(tokens)},
+                     {b.weight("wte", wte)});
   const BlockShape prompt{.batch = o.batch, .queries = o.prompt};
   for (std::uint64_t l = 0; l < o.layers; ++l) {
     const BlockNames names{"prefill.l" + std::to_string(l) + ".", "l" + std::to_string(l) + "."};
@@ -96,7 +103,8 @@ Result<Schedule> generate_decoding(Choices& c, const DecodingOptions& o) {
     }
     const StorageId done = b.buffer("done." + std::to_string(k), b.bytes({o.batch}, Dtype::Bool), Dtype::Bool);
     const std::size_t body = b.mark();
-    StorageId y = b.op("embed", chunk + ".x", b.bytes({o.batch, 1, kGpt2Model}), {storage_arg(next)}, {b.weight("wte", wte)});
+    StorageId y =
+        b.op("embed", chunk + ".x", b.bytes({o.batch, 1, kGpt2Model}), {storage_arg(next)}, {b.weight("wte", wte)});
     for (std::uint64_t l = 0; l < o.layers; ++l) {
       const BlockNames names{chunk + ".l" + std::to_string(l) + ".", "l" + std::to_string(l) + "."};
       const KvCache cache{caches[l].keys(), caches[l].values(), rows[k], k == 0 ? o.prompt : rows[k - 1]};

@@ -57,8 +57,10 @@ void send(ModelBuilder& b, Expert& e, StorageId dispatch) {
 void compute_and_return(ModelBuilder& b, Choices& c, const Expert& e, StorageId combine) {
   b.set_device(e.device);
   const Bytes hidden = b.bytes({e.rows, kExpertMlp});
-  const StorageId gate = b.op("matmul", e.name + ".gate", hidden, {e.in}, {b.weight(e.name + ".w1", b.bytes({kModel, kExpertMlp}))});
-  const StorageId up = b.op("matmul", e.name + ".up", hidden, {e.in}, {b.weight(e.name + ".w3", b.bytes({kModel, kExpertMlp}))});
+  const StorageId gate =
+      b.op("matmul", e.name + ".gate", hidden, {e.in}, {b.weight(e.name + ".w1", b.bytes({kModel, kExpertMlp}))});
+  const StorageId up =
+      b.op("matmul", e.name + ".up", hidden, {e.in}, {b.weight(e.name + ".w3", b.bytes({kModel, kExpertMlp}))});
   StorageId act = gate;
   if (c.percent(50)) {
     b.kernel("silu_mul", {storage_arg(gate), storage_arg(up)});
@@ -80,13 +82,15 @@ void compute_and_return(ModelBuilder& b, Choices& c, const Expert& e, StorageId 
 StorageId moe(ModelBuilder& b, Choices& c, const std::string& layer, StorageId x, const ExpertsOptions& o) {
   const std::uint64_t tokens = o.batch * o.sequence;
   const Bytes act = b.bytes({tokens, kModel});
-  const StorageId norm = b.op("layer_norm", layer + "ln2", act, {storage_arg(x)}, {b.weight(layer + "ln2.w", b.bytes({2, kModel}))});
+  const StorageId norm =
+      b.op("layer_norm", layer + "ln2", act, {storage_arg(x)}, {b.weight(layer + "ln2.w", b.bytes({2, kModel}))});
   const StorageId router = b.op("matmul", layer + "router", b.bytes({tokens, o.experts}), {storage_arg(norm)},
                                 {b.weight(layer + "router.w", b.bytes({kModel, o.experts}))});
   const StorageId index = b.buffer(layer + "top2.index", b.bytes({tokens, kTopK}, Dtype::Int32), Dtype::Int32);
   const StorageId gates = b.buffer(layer + "top2.gate", b.bytes({tokens, kTopK}));
   b.kernel("top2", {storage_arg(index), storage_arg(gates), storage_arg(router)});
-  const StorageId dispatch = b.op("permute", layer + "dispatch", b.bytes({kTopK, tokens, kModel}), {storage_arg(norm), storage_arg(index)});
+  const StorageId dispatch =
+      b.op("permute", layer + "dispatch", b.bytes({kTopK, tokens, kModel}), {storage_arg(norm), storage_arg(index)});
   const StorageId combine = b.buffer(layer + "combine.in", b.bytes({kTopK, tokens, kModel}));
 
   std::vector<Expert> experts;
@@ -95,7 +99,8 @@ StorageId moe(ModelBuilder& b, Choices& c, const std::string& layer, StorageId x
   for (std::uint64_t e = 0; e < o.experts; ++e) {
     const Bytes bytes = b.bytes({rows[e], kModel});
     if (rows[e] > 0) {
-      experts.push_back(Expert{layer + "e" + std::to_string(e), "CUDA:" + std::to_string(e % o.devices), start, bytes, rows[e], {}});
+      experts.push_back(
+          Expert{layer + "e" + std::to_string(e), "CUDA:" + std::to_string(e % o.devices), start, bytes, rows[e], {}});
     }
     start += bytes;
   }
@@ -109,20 +114,22 @@ StorageId moe(ModelBuilder& b, Choices& c, const std::string& layer, StorageId x
       compute_and_return(b, c, e, combine);
     }
   }
-  const StorageId mixed = b.op("combine", layer + "moe", act, {storage_arg(combine), storage_arg(gates), storage_arg(index)});
+  const StorageId mixed =
+      b.op("combine", layer + "moe", act, {storage_arg(combine), storage_arg(gates), storage_arg(index)});
   return b.op("add", layer + "res2", act, {storage_arg(x), storage_arg(mixed)});
 }
 
 }  // namespace
 
 Result<Schedule> generate_experts(Choices& c, const ExpertsOptions& o) {
-  PLANCK_TRY(check_option("experts", "batch", o.batch, 1, 1 << 16));
-  PLANCK_TRY(check_option("experts", "sequence", o.sequence, 1, 1 << 20));
-  PLANCK_TRY(check_option("experts", "layers", o.layers, 1, 1024));
+  PLANCK_TRY(check_option("experts", "batch", o.batch, 1, kMaxBatch));
+  PLANCK_TRY(check_option("experts", "sequence", o.sequence, 1, kMaxSequence));
+  PLANCK_TRY(check_option("experts", "layers", o.layers, 1, kMaxLayers));
   PLANCK_TRY(check_option("experts", "experts", o.experts, 1, 256));
   PLANCK_TRY(check_option("experts", "devices", o.devices, 1, 64));
   ModelBuilder b("experts", kHome, c.percent(50) ? Dtype::BFloat16 : Dtype::Float16);
-  const BlockShape shape{.batch = o.batch, .queries = o.sequence, .d_model = kModel, .heads = kHeads, .mlp = kExpertMlp};
+  const BlockShape shape{
+      .batch = o.batch, .queries = o.sequence, .d_model = kModel, .heads = kHeads, .mlp = kExpertMlp};
   StorageId x = b.param("x", b.bytes({o.batch, o.sequence, kModel}));
   for (std::uint64_t l = 0; l < o.layers; ++l) {
     const std::string name = "l" + std::to_string(l) + ".";

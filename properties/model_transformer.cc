@@ -12,10 +12,6 @@
 namespace planck::gen {
 namespace {
 
-constexpr std::uint64_t kMaxBatch = 1 << 16;
-constexpr std::uint64_t kMaxSequence = 1 << 20;
-constexpr std::uint64_t kMaxLayers = 1024;
-
 Status check_sizes(std::string_view kind, std::uint64_t batch, std::uint64_t sequence, std::uint64_t layers) {
   PLANCK_TRY(check_option(kind, "batch", batch, 1, kMaxBatch));
   PLANCK_TRY(check_option(kind, "sequence", sequence, 1, kMaxSequence));
@@ -68,9 +64,10 @@ void backward(ModelBuilder& b, Choices& c, StorageId loss) {
     const StorageId out_grad = out->second;
     std::vector<Arg> args;
     for (const Arg& in : op->inputs) {
+      // Planned activations get gradients; the schedule's inputs do not.
       const StorageId base = storage_of(in);
-      const Storage& st = b.storage(base);
-      if (st.kind == StorageKind::Buffer && !st.held) args.push_back(rebased(in, grad_of(base)));
+      const bool planned = b.storage(base).kind == StorageKind::Buffer && !b.storage(base).held;
+      if (planned) args.push_back(rebased(in, grad_of(base)));
     }
     for (StorageId w : op->weights) args.push_back(storage_arg(grad_of(w)));
     args.push_back(storage_arg(out_grad));
@@ -100,7 +97,8 @@ Result<Schedule> generate_transformer(Choices& c, const TransformerOptions& o) {
   const StorageId norm = b.op("layer_norm", "ln_f", b.bytes({o.batch, o.sequence, kGpt2Model}), {storage_arg(last)},
                               {b.weight("ln_f.w", b.bytes({2, kGpt2Model}))});
   const StorageId logits = b.held("logits", b.bytes({o.batch, o.sequence, kGpt2Vocab}));
-  b.kernel("matmul", {storage_arg(logits), storage_arg(norm), storage_arg(b.weight("wte", b.bytes({kGpt2Vocab, kGpt2Model})))});
+  b.kernel("matmul",
+           {storage_arg(logits), storage_arg(norm), storage_arg(b.weight("wte", b.bytes({kGpt2Vocab, kGpt2Model})))});
   return std::move(b).finish();
 }
 
@@ -115,11 +113,14 @@ Result<Schedule> generate_training(Choices& c, const TrainingOptions& o) {
   const StorageId wte = b.weight("wte", b.bytes({kGpt2Vocab, kGpt2Model}));
   const StorageId x = b.op("embed", "embed", act, {storage_arg(tokens)}, {wte});
   const StorageId last = blocks(b, c, x, shape, o.layers, InPlace::Never);
-  const StorageId norm = b.op("layer_norm", "ln_f", act, {storage_arg(last)}, {b.weight("ln_f.w", b.bytes({2, kGpt2Model}))});
+  const StorageId norm =
+      b.op("layer_norm", "ln_f", act, {storage_arg(last)}, {b.weight("ln_f.w", b.bytes({2, kGpt2Model}))});
   // The output embedding is the input one, tied as in GPT-2: its gradient
   // gathers from both ends of the pass.
-  const StorageId logits = b.op("matmul", "logits", b.bytes({o.batch, o.sequence, kGpt2Vocab}), {storage_arg(norm)}, {wte});
-  const StorageId loss = b.op("cross_entropy", "loss", b.bytes({o.batch}, Dtype::Float32), {storage_arg(logits), storage_arg(labels)});
+  const StorageId logits =
+      b.op("matmul", "logits", b.bytes({o.batch, o.sequence, kGpt2Vocab}), {storage_arg(norm)}, {wte});
+  const StorageId loss =
+      b.op("cross_entropy", "loss", b.bytes({o.batch}, Dtype::Float32), {storage_arg(logits), storage_arg(labels)});
   backward(b, c, loss);
   return std::move(b).finish();
 }

@@ -24,8 +24,9 @@ namespace planck::gen {
 // 3072, vocabulary 50257; pre-norm. Each block: layer norm, Q/K/V
 // projections (one fused buffer seen through shrink views, or three),
 // attention scores (batch x heads x sequence x sequence), softmax (in place
-// or into a new buffer), attention output and its projection, residual add,
-// layer norm, MLP up, GELU (in place or not), MLP down, residual add; then
+// or into a new buffer), attention output and its projection, residual add
+// (into the projection or a new buffer), layer norm, MLP up, GELU (in place
+// or not), MLP down, residual add; then
 // the final norm and the logits, held as the output. Float16, bfloat16 or
 // float32 activations.
 struct TransformerOptions {
@@ -40,9 +41,10 @@ Result<Schedule> generate_transformer(Choices& choices, const TransformerOptions
 // and 3 bottleneck blocks, 256/512/1024/2048 channels out (64/128/256/512
 // inside) at image/4, /8, /16, /32 (56/28/14/7 at 224), each block's input
 // kept for its skip connection, a 1x1 projection of the skip at each stage's
-// first block; average pool and a 1000-class layer. Each block folds batch
-// norm into its convs or keeps it as a buffer of its own, and adds the skip
-// into a new buffer or in place.
+// first block; average pool and a 1000-class layer. Each conv folds batch
+// norm in or, one time in three, keeps it as a buffer of its own; each block
+// computes its skip's projection before or after its main path, and adds
+// the skip in place or into a new buffer.
 struct ConvNetOptions {
   std::uint64_t batch = 1;
   std::uint64_t image = 224;  // pixels a side, a multiple of 32
@@ -91,7 +93,8 @@ Result<Schedule> generate_decoding(Choices& choices, const DecodingOptions& opti
 // dispatch buffer, each expert's rows (their count drawn, as routing is
 // uneven) copied to its device, the expert's output copied back into a
 // combine buffer (an expert on CUDA:0 reads and writes those buffers through
-// shrink views instead); a combine kernel weights and sums them, then the
+// shrink views instead), every expert's rows sent before any runs or one
+// expert after another; a combine kernel weights and sums them, then the
 // residual add.
 struct ExpertsOptions {
   std::uint64_t batch = 1;

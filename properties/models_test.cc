@@ -151,7 +151,8 @@ TEST(Training, BackwardRunsInReverseReadingTheSavedActivations) {
   std::size_t adam = 0;
   for (const Entry& e : s->entries) adam += e.kind == Entry::Kind::Kernel && e.name == "adam";
   std::size_t weights = 0;
-  for (const Storage& st : s->storage) weights += st.kind == StorageKind::Param && st.name.ends_with(".w") && !st.name.starts_with("adam.");
+  for (const Storage& st : s->storage)
+    weights += st.kind == StorageKind::Param && st.name.ends_with(".w") && !st.name.starts_with("adam.");
   EXPECT_EQ(adam, weights + 1);  // and the tied embedding, wte
 }
 
@@ -214,6 +215,9 @@ TEST(ModelOptions, OutOfRangeOrOverflowingSizesAreErrors) {
   EXPECT_EQ(odd.error().message(), "convnet: image is 100; it must be a multiple of 32");
   EXPECT_FALSE(generate_experts(c, {.devices = 0}).ok());
   EXPECT_FALSE(generate_decoding(c, {.chunks = 0}).ok());
+  Result<Schedule> passes = generate_decoding(c, {.chunks = 1024, .layers = 1024});
+  ASSERT_FALSE(passes.ok());
+  EXPECT_EQ(passes.error().message(), "decoding: chunks x layers is 1048576; it must be 1 to 65536");
 }
 
 TEST(ModelBuilder, ATensorPast2To62BytesIsAnError) {

@@ -65,42 +65,41 @@ void take(const Sizes& sizes, const std::string& flag, std::uint64_t& field) {
 }
 
 const std::vector<Kind>& kinds() {
-  using gen::ConvNetOptions, gen::DecodingOptions, gen::ExpertsOptions, gen::TrainingOptions,
-      gen::TransformerOptions;
+  using gen::ConvNetOptions, gen::DecodingOptions, gen::ExpertsOptions, gen::TrainingOptions, gen::TransformerOptions;
   static const std::vector<Kind> table{
-      model_kind<TransformerOptions>(
-          "transformer", "GPT-2 small blocks, forward: attention (QKV, scores, softmax), residuals, MLP",
-          {{"--batch", &TransformerOptions::batch},
-           {"--sequence", &TransformerOptions::sequence},
-           {"--layers", &TransformerOptions::layers}},
-          gen::generate_transformer),
-      model_kind<ConvNetOptions>("convnet",
-                                 "ResNet-50 inference: bottleneck blocks with skip connections, 56/28/14/7 at 224",
-                                 {{"--batch", &ConvNetOptions::batch}, {"--image", &ConvNetOptions::image}},
-                                 gen::generate_convnet),
-      model_kind<TrainingOptions>(
-          "training", "a GPT-2 small training step: forward keeping activations, loss, backward, Adam",
-          {{"--batch", &TrainingOptions::batch},
-           {"--sequence", &TrainingOptions::sequence},
-           {"--layers", &TrainingOptions::layers}},
-          gen::generate_training),
-      model_kind<DecodingOptions>(
-          "decoding", "GPT-2 small decoding: prefill, then flag loops over a KV cache that grows by copies",
-          {{"--batch", &DecodingOptions::batch},
-           {"--prompt", &DecodingOptions::prompt},
-           {"--steps", &DecodingOptions::steps},
-           {"--chunks", &DecodingOptions::chunks},
-           {"--layers", &DecodingOptions::layers}},
-          gen::generate_decoding),
-      model_kind<ExpertsOptions>(
-          "experts", "Mixtral-like mixture of experts: top-2 routing, experts on several devices, copies",
-          {{"--batch", &ExpertsOptions::batch},
-           {"--sequence", &ExpertsOptions::sequence},
-           {"--layers", &ExpertsOptions::layers},
-           {"--experts", &ExpertsOptions::experts},
-           {"--devices", &ExpertsOptions::devices}},
-          gen::generate_experts),
-      {"chain", "the benchmarks' flat chain: each kernel writes a buffer and reads recent ones",
+      model_kind<TransformerOptions>("transformer",
+                                     "GPT-2 small blocks, forward: attention (QKV, scores, softmax), residuals, MLP",
+                                     {{"--batch", &TransformerOptions::batch},
+                                      {"--sequence", &TransformerOptions::sequence},
+                                      {"--layers", &TransformerOptions::layers}},
+                                     gen::generate_transformer),
+      model_kind<ConvNetOptions>(
+          "convnet", "ResNet-50 inference: bottleneck blocks with skip connections, 56/28/14/7 at 224",
+          {{"--batch", &ConvNetOptions::batch}, {"--image", &ConvNetOptions::image}}, gen::generate_convnet),
+      model_kind<TrainingOptions>("training",
+                                  "a GPT-2 small training step: forward keeping activations, loss, backward, Adam",
+                                  {{"--batch", &TrainingOptions::batch},
+                                   {"--sequence", &TrainingOptions::sequence},
+                                   {"--layers", &TrainingOptions::layers}},
+                                  gen::generate_training),
+      model_kind<DecodingOptions>("decoding",
+                                  "GPT-2 small decoding: prefill, then flag loops over a KV cache that grows by copies",
+                                  {{"--batch", &DecodingOptions::batch},
+                                   {"--prompt", &DecodingOptions::prompt},
+                                   {"--steps", &DecodingOptions::steps},
+                                   {"--chunks", &DecodingOptions::chunks},
+                                   {"--layers", &DecodingOptions::layers}},
+                                  gen::generate_decoding),
+      model_kind<ExpertsOptions>("experts",
+                                 "Mixtral-like mixture of experts: top-2 routing, experts on several devices, copies",
+                                 {{"--batch", &ExpertsOptions::batch},
+                                  {"--sequence", &ExpertsOptions::sequence},
+                                  {"--layers", &ExpertsOptions::layers},
+                                  {"--experts", &ExpertsOptions::experts},
+                                  {"--devices", &ExpertsOptions::devices}},
+                                 gen::generate_experts),
+      {"chain",
+       "the benchmarks' flat chain: each kernel writes a buffer and reads recent ones",
        {"--buffers"},
        [](gen::Choices& c, const Sizes& s) -> Result<Schedule> {
          gen::ChainOptions o;
@@ -112,7 +111,8 @@ const std::vector<Kind>& kinds() {
          o.buffers = buffers;
          return gen::generate_chain_schedule(c, o);
        }},
-      {"random", "a random schedule of every feature of the format, as the properties draw them",
+      {"random",
+       "a random schedule of every feature of the format, as the properties draw them",
        {"--size"},
        [](gen::Choices& c, const Sizes& s) -> Result<Schedule> {
          gen::ScheduleOptions o;
@@ -181,7 +181,8 @@ void add_generate_command(CLI::App& app) {
       "Print a generated schedule: one shaped like a real model (sizes from its published layer shapes), the "
       "benchmarks' chain, or a random one. The same kind, options and seed give the same schedule.");
   std::string footer = "Kinds:\n";
-  for (const Kind& k : kinds()) footer += fmt::format("  {:<12} {}\n{:15}options: {}\n", k.name, k.description, "", joined(k.flags));
+  for (const Kind& k : kinds())
+    footer += fmt::format("  {:<12} {}\n{:15}options: {}\n", k.name, k.description, "", joined(k.flags));
   cmd->footer(footer);
   cmd->add_option("kind", args->kind, "what to generate (listed below)")->required();
   cmd->add_option("--seed", args->seed, "the seed of its random choices")->check(whole_number())->capture_default_str();
