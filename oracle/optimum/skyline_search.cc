@@ -33,6 +33,7 @@ class Skyline {
     total_.assign(pieces, 0);
     cross_.assign(pieces == 0 ? 0 : pieces - 1, 0);
     starting_.assign(pieces, {});
+    ending_.assign(pieces, {});
     first_.resize(items.size());
     end_.resize(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -41,6 +42,7 @@ class Skyline {
       for (std::int32_t s = first_[i]; s < end_[i]; ++s) total_[s] += items[i].size;
       for (std::int32_t b = first_[i]; b + 1 < end_[i]; ++b) cross_[b] += items[i].size;
       starting_[first_[i]].push_back(static_cast<std::int32_t>(i));
+      ending_[end_[i] - 1].push_back(static_cast<std::int32_t>(i));
     }
     // The longest first, then the largest, then by index.
     for (std::vector<std::int32_t>& list : starting_) {
@@ -107,7 +109,7 @@ class Skyline {
       }
       for (std::int32_t b = first_[i]; b + 1 < end_[i]; ++b) cross_[b] -= items_[i].size;
       // Only the steps at its two ends changed.
-      if (!step_fills(first_[i] - 1) || !step_fills(end_[i] - 1)) return choose_again(f);
+      if (!step_fills(first_[i] - 1) || !step_fills(end_[i] - 1) || !edges_coverable()) return choose_again(f);
       return true;
     }
     if (f.next == f.candidates.size()) {
@@ -132,6 +134,33 @@ class Skyline {
   bool choose_again(Frame& f) {
     undo(f);
     return choose(f);
+  }
+
+  // A full piece lower than its left neighbour (or with none) needs an item
+  // that starts there and can rest on its floor: one over no higher piece.
+  // Likewise at a right edge, one that ends there.
+  bool edges_coverable() const {
+    const auto pieces = static_cast<std::int32_t>(floor_.size());
+    auto rests = [&](std::int32_t i, std::int64_t h) {
+      if (placed_[i]) return false;
+      for (std::int32_t s = first_[i]; s < end_[i]; ++s) {
+        if (floor_[s] > h) return false;
+      }
+      return true;
+    };
+    for (std::int32_t s = 0; s < pieces; ++s) {
+      if (total_[s] == 0 || floor_[s] + total_[s] != capacity_) continue;
+      const std::int64_t h = floor_[s];
+      const bool left_edge = s == 0 || total_[s - 1] == 0 || floor_[s - 1] > h;
+      const bool right_edge = s + 1 == pieces || total_[s + 1] == 0 || floor_[s + 1] > h;
+      if (left_edge && std::none_of(starting_[s].begin(), starting_[s].end(), [&](std::int32_t i) { return rests(i, h); })) {
+        return false;
+      }
+      if (right_edge && std::none_of(ending_[s].begin(), ending_[s].end(), [&](std::int32_t i) { return rests(i, h); })) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // Between pieces b and b + 1, the lower one's room up to the higher one's
@@ -170,6 +199,7 @@ class Skyline {
   std::vector<std::int64_t> total_;  // by piece: the sizes of the items left there
   std::vector<std::int64_t> cross_;  // by boundary b (between pieces b and b + 1): of those, the ones alive on both
   std::vector<std::vector<std::int32_t>> starting_;  // by piece: the items that start there
+  std::vector<std::vector<std::int32_t>> ending_;    // by piece: the items that end there
   std::vector<std::int32_t> first_;  // by item: its pieces are [first, end)
   std::vector<std::int32_t> end_;
   std::vector<bool> placed_;

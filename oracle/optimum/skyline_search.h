@@ -15,7 +15,9 @@
 // and the piece has room to spare, the piece is raised to the lower of its
 // neighbours, the room below it given up. A piece whose items left fill
 // exactly the room above its floor has none to spare, so a wrong choice
-// fails where it was made. Depth first, on a stack of its own.
+// fails where it was made; and such a piece lower than a neighbour needs an
+// item left that starts (or ends) at it and can rest on its floor, so a
+// choice that leaves none fails at once. Depth first, on a stack of its own.
 //
 // It proves nothing when it finds nothing: Timeout after `node_limit`
 // choices or at `deadline`, whichever comes first; never Infeasible.
