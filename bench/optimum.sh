@@ -2,8 +2,9 @@
 # The optimum oracle's figures: for every interval problem in
 # ../shared/intervals and ../shared/minimalloc, the time `planck oracle` takes
 # to prove the least arena, as a markdown table on stdout. The MiniMalloc
-# instances are asked at their benchmark capacity, 1048576 bytes, and the
-# oracle goes on to prove the least arena within it.
+# instances are also asked MiniMalloc's own question, whether they fit their
+# benchmark capacity of 1048576 bytes (`--capacity`, which stops at the first
+# placement within it).
 #
 #   bench/optimum.sh                 # builds planck in build/dev (preset dev)
 #   BUILD_DIR=build/mine bench/optimum.sh
@@ -11,8 +12,9 @@
 #
 # Columns: the instance, its buffers, the peak of live bytes (the first lower
 # bound), the least arena when proven (else the bounds found), the status and
-# the oracle's own wall-clock seconds. Exit 1 when an instance is not proven
-# optimal.
+# the oracle's own wall-clock seconds; for the MiniMalloc instances, the
+# answer at the capacity and its seconds. Exit 1 when an instance is not
+# proven optimal, or a MiniMalloc instance not proven to fit its capacity.
 
 set -euo pipefail
 
@@ -34,17 +36,24 @@ planck=$build/tools/planck
 
 unproven=0
 
-# row FILE [ORACLE FLAGS...]: one line of the table.
-row() {
+# oracle FILE [ORACLE FLAGS...]: planck oracle's text answer in $out.
+oracle() {
   local file=$1
   shift
-  local out status=0
+  local status=0
   out=$("$planck" oracle "$file" --timeout "$timeout" "$@") || status=$?
   if [[ $status -ne 0 && $status -ne 1 ]]; then
     echo "$file: planck oracle failed with exit $status" >&2
     unproven=1
-    return
+    return 1
   fi
+}
+
+# row FILE [CAPACITY]: one line of the table.
+row() {
+  local file=$1 capacity=${2:-}
+  local out
+  oracle "$file" || return 0
   local buffers peak lower upper verdict seconds
   buffers=$(sed -n 's/^device [^:]*: \([0-9]*\) buffers\{0,1\},.*/\1/p' <<<"$out")
   peak=$(sed -n 's/^  peak: \([0-9]*\)$/\1/p' <<<"$out")
@@ -57,12 +66,18 @@ row() {
     optimum="$lower..$upper"
     unproven=1
   fi
-  echo "| $(basename "$file") | $buffers | $peak | $optimum | $verdict | $seconds |"
+  local fits="" fits_seconds=""
+  if [[ -n $capacity ]] && oracle "$file" --capacity "$capacity"; then
+    fits=$(sed -n 's/^capacity [0-9]*: \(.*\)$/\1/p' <<<"$out")
+    fits_seconds=$(sed -n 's/^  time: \([0-9.]*\) s$/\1/p' <<<"$out")
+    [[ $fits == feasible ]] || unproven=1
+  fi
+  echo "| $(basename "$file") | $buffers | $peak | $optimum | $verdict | $seconds | $fits | $fits_seconds |"
 }
 
-echo "| instance | buffers | lower bound (peak) | optimum | status | seconds |"
-echo "|---|---:|---:|---:|---|---:|"
+echo "| instance | buffers | lower bound (peak) | optimum | status | seconds | at $minimalloc_capacity | seconds |"
+echo "|---|---:|---:|---:|---|---:|---|---:|"
 shopt -s nullglob
 for f in "$shared"/intervals/*.csv; do row "$f"; done
-for f in "$shared"/minimalloc/*.csv; do row "$f" --capacity "$minimalloc_capacity"; done
+for f in "$shared"/minimalloc/*.csv; do row "$f" "$minimalloc_capacity"; done
 exit $unproven

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "harness/optimal_planner.h"
 #include "oracle/check/checker.h"
 #include "oracle/check/shadow.h"
 #include "planner/planner.h"
@@ -22,6 +23,11 @@ namespace planck {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Every planner the planck command offers, `optimal` included, which the
+// command layer registers (harness/optimal_planner.h): so do these tests,
+// before any of them runs.
+[[maybe_unused]] const bool kOptimalRegistered = (harness::register_optimal_planner(), true);
 
 std::vector<std::string> schedules_in(const std::string& folder) {
   std::vector<std::string> out;

@@ -59,6 +59,22 @@ void add_answer(Report& report, const std::string& device, std::size_t buffers, 
                                       {"seconds", r.seconds}});
 }
 
+// The answer to --capacity over every device: infeasible when one is proven
+// not to fit, unknown when one is not settled, else feasible.
+void add_feasibility(Report& report, Bytes capacity) {
+  std::string answer = "feasible";
+  for (const auto& device : report.object["devices"]) {
+    const std::string status = device.value("status", "");
+    if (status == "infeasible") {
+      answer = status;
+      break;
+    }
+    if (status == "unknown") answer = status;
+  }
+  report.text += fmt::format("capacity {}: {}\n", capacity, answer);
+  report.object["feasibility"] = answer;
+}
+
 // A plan file holds arenas of at most kMaxBytes; a larger upper bound has no plan.
 void check_plan_fits(const OracleArgs& args, const std::string& device, Bytes upper, Bytes unit) {
   if (!unit_bytes(upper, unit)) {
@@ -169,6 +185,7 @@ void run_oracle(const OracleArgs& args) {
                ? run_csv(args, std::get<IntervalProblem>(problem), deadline, report, progress)
                : run_schedule(args, std::get<Schedule>(problem), deadline, report, progress);
   }
+  if (args.capacity) add_feasibility(report, *args.capacity);
   report.object["seconds"] = std::chrono::duration<double>(Clock::now() - start).count();
   report.write();
   if (code != kExitOk) throw Exit{code, ""};
@@ -190,8 +207,8 @@ void add_oracle_command(CLI::App& app) {
       "1: infeasible at the capacity; 2: bad input.");
   cmd->add_option("file", args->file, "a .sched schedule, or a .csv interval problem")->required();
   cmd->add_option("--capacity", args->capacity,
-                  "bytes per arena: decide whether the buffers fit, then seek the least arena "
-                  "below it as time allows");
+                  "bytes per arena: decide whether the buffers fit, stopping at the first "
+                  "placement within it; prints `capacity C: feasible`, `infeasible` or `unknown`");
   add_seconds_option(*cmd, "--timeout", args->timeout,
                      "seconds for the whole run: when they run out, the bounds found so far");
   cmd->add_option("-o,--output", args->plan, "write the best placement found as a plan file");

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "oracle/optimum/optimum_greedy.h"
+#include "oracle/optimum/skyline_search.h"
 
 namespace planck::oracle {
 namespace {
@@ -18,6 +19,12 @@ namespace {
 // The search keeps, for each item, the items alive with it; past this many
 // such pairs in one part it is not built, so that memory stays bounded.
 constexpr std::size_t kSearchMaxPairs = std::size_t{1} << 23;
+
+// The skyline search (oracle/optimum/skyline_search.h) goes first on each
+// capacity, for at most this many choices per item and a quarter of the
+// trial's time: it finds a placement at once or not at all, and proves
+// nothing.
+constexpr std::int64_t kSkylineChoicesPerItem = 1000;
 
 // Time limits beyond this are taken as this (about 115 days), so that the
 // deadline cannot overflow the clock.
@@ -171,6 +178,11 @@ Result<Answer> Solver::fit_part(Part& part, Bytes capacity, Clock::time_point un
 
   const bool search_fits_part = options_.use_search && part.pairs <= kSearchMaxPairs;
   if (search_fits_part) {
+    const Clock::time_point now = Clock::now();
+    const Fit quick = skyline_fit(part.units, units,
+                                  kSkylineChoicesPerItem * static_cast<std::int64_t>(part.units.size()),
+                                  now + (until - now) / 4);
+    if (quick.outcome == FitOutcome::Found) return found(quick, "skyline search");
     if (!part.search) part.search = std::make_unique<PlacementSearch>(part.units, options_.search);
     const Fit f = part.search->fit(units, until);
     if (f.outcome == FitOutcome::Found) return found(f, "search");
@@ -244,15 +256,13 @@ Result<OptimumResult> Solver::run() {
   deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout));
   PLANCK_TRY(set_up_parts());
 
-  // The question asked comes first, with all the time there is.
-  const std::optional<Bytes> cap = options_.capacity;
-  if (cap && *cap >= lower() && *cap < upper()) {
-    PLANCK_ASSIGN(const Answer a, fit_all(*cap, deadline_));
-    if (a == Answer::Unknown) return result();
+  // A capacity asked about is a question of feasibility: it has all the time
+  // there is, and the first placement that fits it is the answer.
+  if (const std::optional<Bytes> cap = options_.capacity) {
+    if (*cap >= lower() && *cap < upper()) PLANCK_TRY(fit_all(*cap, deadline_));
+    return result();
   }
-  if (!cap || lower() <= *cap) {
-    PLANCK_TRY(minimize());
-  }
+  PLANCK_TRY(minimize());
   return result();
 }
 

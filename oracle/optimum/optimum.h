@@ -11,11 +11,13 @@
 //    solved apart, its sizes divided by their gcd: the least arena is the
 //    largest of the parts' least arenas.
 //  - A capacity c is tried on every part whose bounds do not settle it, by
-//    the search of oracle/optimum/search.h; on parts of at most z3_max_items
+//    the skyline search of oracle/optimum/skyline_search.h (briefly: it finds
+//    placements that waste no room, and proves nothing), then the search of
+//    oracle/optimum/search.h; on parts of at most z3_max_items
 //    items, Z3 (oracle/optimum/z3_packing.h) confirms the search's proofs that
 //    a part does not fit, and answers in its place when the search is off.
-//  - The capacities tried: the one asked about, if any; then the lower bound
-//    (often the answer), rising in doubling steps until one fits, then
+//  - With a capacity, that one only. Without, the capacities tried: the
+//    lower bound (often the answer), rising in doubling steps until one fits, then
 //    bisection between the bounds. Each answer moves a bound: a placement
 //    that fits lowers the upper bound to its arena, a proof that none fits
 //    raises the lower bound past c. Each trial gets half the time left (see
@@ -45,9 +47,9 @@ enum class OptimumStatus {
 std::string_view status_name(OptimumStatus s);  // "optimal", "feasible", ...
 
 struct OptimumOptions {
-  // Without a capacity, the least arena is sought. With one, whether the
-  // items fit in it is decided first, then the least arena below it, as time
-  // allows.
+  // Without a capacity, the least arena is sought. With one, only whether
+  // the items fit in it: the search stops at the first placement within it
+  // (status feasible, or optimal when that meets the lower bound).
   std::optional<Bytes> capacity;
   double timeout_seconds = 10;
   // A known placement, e.g. a planner's; an invalid one is an error.
@@ -68,7 +70,7 @@ struct OptimumResult {
   Bytes lower_bound = 0;       // proven: no smaller arena fits
   Bytes upper_bound = 0;       // the arena of `offsets`
   std::string lower_bound_by;  // "peak", "search", "z3" or "search and z3"
-  std::string upper_bound_by;  // "greedy by size", "stacked", "incumbent", "search" or "z3"
+  std::string upper_bound_by;  // "greedy by size", "stacked", "incumbent", "skyline search", "search" or "z3"
   Offsets offsets;             // the best placement found; it passed the checker
   std::size_t parts = 0;       // independent parts of the timeline
   double seconds = 0;

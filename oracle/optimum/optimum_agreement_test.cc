@@ -73,9 +73,15 @@ TEST(OptimumAgreement, EveryCapacityAroundTheLeastArenaGetsTheSameVerdict) {
           EXPECT_EQ(r->status, OptimumStatus::Infeasible) << what;
           EXPECT_GT(r->lower_bound, static_cast<Bytes>(c)) << what;
         } else {
-          // Asked to fit, the oracle goes on to prove the least arena.
-          EXPECT_EQ(r->status, OptimumStatus::Optimal) << what;
-          EXPECT_EQ(r->upper_bound, static_cast<Bytes>(least)) << what;
+          // Asked whether they fit, the oracle stops at the first placement
+          // within the capacity: optimal only when that is the least arena.
+          EXPECT_TRUE(r->status == OptimumStatus::Feasible || r->status == OptimumStatus::Optimal) << what;
+          EXPECT_LE(r->upper_bound, static_cast<Bytes>(c)) << what;
+          EXPECT_GE(r->upper_bound, static_cast<Bytes>(least)) << what;
+          if (r->status == OptimumStatus::Optimal) {
+            EXPECT_EQ(r->upper_bound, static_cast<Bytes>(least)) << what;
+          }
+          EXPECT_THAT(placement_error(p, r->offsets, static_cast<Bytes>(c)), ::testing::IsEmpty()) << what;
         }
       }
     }

@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "tests/run_command.h"
@@ -36,9 +37,28 @@ TEST_F(OracleCommand, ACapacityTooSmallIsInfeasibleWithExitOne) {
   const CommandResult at4 = planck("oracle " + csv + " --capacity 4");
   EXPECT_EQ(at4.exit_code, 1);
   EXPECT_THAT(at4.out, HasSubstr("status: infeasible"));
-  const CommandResult at5 = planck("oracle " + csv + " --capacity 5");
+  EXPECT_THAT(at4.out, HasSubstr("capacity 4: infeasible\n"));
+}
+
+TEST_F(OracleCommand, ACapacityThatFitsStopsAtTheFirstPlacementWithinIt) {
+  // Greedy by size fits 5 bytes, so the answer needs no search, and none is
+  // made: the lower bound stays the peak, 4, unproven.
+  const std::string csv = write("t.csv", kTricky);
+  const CommandResult at5 = planck("oracle " + csv + " --capacity 5 --json -");
   EXPECT_EQ(at5.exit_code, 0) << at5.err;
-  EXPECT_THAT(at5.out, HasSubstr("status: optimal"));
+  const auto j = nlohmann::json::parse(at5.out);
+  EXPECT_EQ(j.value("feasibility", ""), "feasible");
+  EXPECT_EQ(j.value("capacity", 0), 5);
+  ASSERT_EQ(j["devices"].size(), 1u);
+  EXPECT_EQ(j["devices"][0].value("status", ""), "feasible");
+  EXPECT_EQ(j["devices"][0].value("lower_bound", 0), 4);
+  EXPECT_EQ(j["devices"][0].value("upper_bound", 0), 5);
+  const CommandResult text = planck("oracle " + csv + " --capacity 5");
+  EXPECT_THAT(text.out, HasSubstr("capacity 5: feasible\n"));
+  // Out of time, a capacity the bounds do not settle is unknown.
+  const CommandResult unknown = planck("oracle " + csv + " --capacity 4 --timeout 0 --json -");
+  EXPECT_EQ(unknown.exit_code, 0) << unknown.err;
+  EXPECT_EQ(nlohmann::json::parse(unknown.out).value("feasibility", ""), "unknown");
 }
 
 TEST_F(OracleCommand, OutOfTimeTheStatusIsUnknownAndTheExitZero) {

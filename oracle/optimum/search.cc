@@ -70,6 +70,7 @@ struct PlacementSearch::Impl {
   Impl(std::vector<UnitItem> items_in, SearchSwitches sw) : items(std::move(items_in)), switches(sw) {
     switches.monotonic_floor = sw.monotonic_floor && sw.canonical_only;
     switches.hatless_pruning = sw.hatless_pruning && (sw.dynamic_ordering || !sw.canonical_only);
+    switches.tight_sections = sw.tight_sections && switches.monotonic_floor && sw.unallocated_floor;
     sweep();
   }
 
@@ -140,6 +141,7 @@ struct PlacementSearch::Impl {
   bool fill_candidates(Frame& f);
   void place(std::size_t frame, const Candidate& c);
   bool sections_fit(const Frame& f, std::int64_t at) const;
+  bool tight_sections_covered(const Frame& f, const Candidate& c) const;
   bool advance(std::size_t frame, const Candidate& c, const Order& order);
   bool solved(std::int32_t partition);
   bool retreat();
@@ -373,6 +375,31 @@ bool PlacementSearch::Impl::sections_fit(const Frame& f, std::int64_t at) const 
   return true;
 }
 
+// After the choice c: every section of the partition whose floor is at most
+// c's offset and whose unplaced items fill exactly the room from there to the
+// capacity (the floor cannot be above the offset, under the monotonic floor)
+// needs an unplaced item that can still go at that offset. Later items go no
+// lower; one at the same offset must come later in the static order; and an
+// item's minimum offset only rises, by the ends of items placed from now on,
+// which are above the offset. So the item must rest at the offset already
+// (with the unallocated floor, none of the section rests lower) and be
+// ranked after c.
+bool PlacementSearch::Impl::tight_sections_covered(const Frame& f, const Candidate& c) const {
+  const Partition& p = partitions[f.partition];
+  for (std::int32_t s = p.section_lo; s < p.section_hi; ++s) {
+    if (floor[s] > c.offset || total[s] == 0 || c.offset + total[s] != capacity) continue;
+    bool covered = false;
+    for (std::int32_t j : section_items[s]) {
+      if (offset[j] == kUnplaced && min_offset[j] == c.offset && rank[j] > c.rank) {
+        covered = true;
+        break;
+      }
+    }
+    if (!covered) return false;
+  }
+  return true;
+}
+
 // After the choice c at `frame` passed the checks: go one level deeper, into
 // the same partition or into the first of the partitions the choice splits it
 // into. Returns true when that leaves nothing to place: the part is solved.
@@ -508,6 +535,7 @@ Attempt PlacementSearch::Impl::attempt(const Order& order, std::int64_t node_lim
     const Candidate c = f.candidates[f.next++];
     place(top, c);
     if (!sections_fit(frames[top], c.offset)) continue;
+    if (switches.tight_sections && !tight_sections_covered(frames[top], c)) continue;
     if (advance(top, c, order)) return Attempt::Found;
   }
 }

@@ -22,7 +22,15 @@
 //  - dynamic decomposition: when the placed items cut the timeline so that no
 //    unplaced item crosses some point, the two sides are solved apart;
 //  - round robin: several static orders (by width, area and section total),
-//    each under a node limit that doubles until one finishes.
+//    each under a node limit that doubles until one finishes;
+//  - tight sections: a section whose unplaced items exactly fill the room
+//    left above the offset just placed must have one of them at that offset,
+//    so the branch dies once no unplaced item of it can still go there (in
+//    canonical order: one resting at that offset, later in the static order).
+//    When the capacity is the peak (a perfect packing, or MiniMalloc's
+//    benchmarks) every section at the peak is tight, and this keeps the
+//    search from trying the choices of unrelated sections between a choice
+//    and its failure.
 //
 // The depth-first search keeps its path on an explicit stack, so a part of
 // any number of items costs heap, never call stack.
@@ -35,10 +43,11 @@
 
 namespace planck::oracle {
 
-// Two techniques rest on others, and are off whatever they say when those are:
-// monotonic_floor needs canonical_only; hatless_pruning, under canonical_only,
-// needs dynamic_ordering (the items it skips must be those no lower than the
-// one that failed).
+// Some techniques rest on others, and are off whatever they say when those
+// are: monotonic_floor needs canonical_only; hatless_pruning, under
+// canonical_only, needs dynamic_ordering (the items it skips must be those no
+// lower than the one that failed); tight_sections needs monotonic_floor and
+// unallocated_floor.
 struct SearchSwitches {
   bool canonical_only = true;       // offsets placed in non-decreasing order only
   bool section_inference = true;    // a section's floor + unplaced bytes must fit
@@ -49,6 +58,7 @@ struct SearchSwitches {
   bool hatless_pruning = true;      // see above
   bool dynamic_decomposition = true;
   bool round_robin = true;          // several static orders under doubling node limits
+  bool tight_sections = true;       // see above
 };
 
 // Counts over every fit() since construction.

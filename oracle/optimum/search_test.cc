@@ -21,17 +21,18 @@ Clock::time_point later() { return Clock::now() + std::chrono::seconds(60); }
 
 const std::vector<UnitItem> kTricky = testing::tricky_items();
 
-// Every combination of the nine switches, in a fixed order, but for those
+// Every combination of the ten switches, in a fixed order, but for those
 // that differ from another only in a switch that takes no effect there (see
 // SearchSwitches).
 std::vector<SearchSwitches> every_combination() {
   std::vector<SearchSwitches> all;
-  for (unsigned bits = 0; bits < (1u << 9); ++bits) {
+  for (unsigned bits = 0; bits < (1u << 10); ++bits) {
     auto on = [&](unsigned k) { return (bits >> k & 1u) != 0; };
     const bool canonical = on(0);
     const bool ordering = on(2);
     if (!canonical && on(5)) continue;               // monotonic_floor
     if (canonical && !ordering && on(6)) continue;   // hatless_pruning
+    if (on(9) && !(on(5) && on(4))) continue;        // tight_sections
     all.push_back({.canonical_only = on(0),
                    .section_inference = on(1),
                    .dynamic_ordering = on(2),
@@ -40,7 +41,8 @@ std::vector<SearchSwitches> every_combination() {
                    .monotonic_floor = on(5),
                    .hatless_pruning = on(6),
                    .dynamic_decomposition = on(7),
-                   .round_robin = on(8)});
+                   .round_robin = on(8),
+                   .tight_sections = on(9)});
   }
   return all;
 }
@@ -48,10 +50,10 @@ std::vector<SearchSwitches> every_combination() {
 std::string describe(const SearchSwitches& s) {
   return fmt::format(
       "canonical {} sections {} ordering {} dominance {} unallocated {} monotonic {} hatless {} "
-      "decomposition {} round_robin {}",
+      "decomposition {} round_robin {} tight {}",
       s.canonical_only, s.section_inference, s.dynamic_ordering, s.check_dominance,
       s.unallocated_floor, s.monotonic_floor, s.hatless_pruning, s.dynamic_decomposition,
-      s.round_robin);
+      s.round_robin, s.tight_sections);
 }
 
 TEST(Search, TheTrickyCaseDoesNotFitInItsPeakButFitsOneAbove) {
@@ -101,7 +103,8 @@ TEST(Search, ThePruningTechniquesVisitFewerNodesThanTheBareSearch) {
                             .monotonic_floor = false,
                             .hatless_pruning = false,
                             .dynamic_decomposition = false,
-                            .round_robin = false};
+                            .round_robin = false,
+                            .tight_sections = false};
   PlacementSearch bare(kTricky, none);
   PlacementSearch full(kTricky);
   ASSERT_EQ(bare.fit(4, later()).outcome, FitOutcome::Infeasible);

@@ -1,0 +1,74 @@
+// The skyline search: what it finds is valid and within the capacity, it
+// finds small perfect packings at their width, and it never claims that
+// nothing fits.
+
+#include "oracle/optimum/skyline_search.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <random>
+
+#include "oracle/optimum/brute_force.h"
+#include "oracle/optimum/optimum_input.h"
+#include "oracle/optimum/optimum_test_util.h"
+#include "properties/perfect_packing.h"
+
+namespace planck::oracle {
+namespace {
+
+using ::testing::IsEmpty;
+
+constexpr std::int64_t kNoLimit = std::int64_t{1} << 40;
+
+Clock::time_point later() { return Clock::now() + std::chrono::seconds(60); }
+
+TEST(SkylineSearch, EveryPlacementItFindsIsValidAndNoneBelowTheLeastArena) {
+  std::mt19937_64 rng(7);
+  const testing::Shape shape{.min_items = 3, .max_items = 7, .horizon = 12, .max_length = 6, .max_size = 6};
+  int found_at_least = 0;
+  for (int round = 0; round < 200; ++round) {
+    const std::vector<UnitItem> items = testing::random_items(rng, shape);
+    const std::int64_t least = brute_force_least_arena(items)->arena;
+    EXPECT_NE(skyline_fit(items, least - 1, kNoLimit, later()).outcome, FitOutcome::Found)
+        << testing::describe(items);
+    for (std::int64_t c = least; c <= least + 2; ++c) {
+      const Fit f = skyline_fit(items, c, kNoLimit, later());
+      EXPECT_NE(f.outcome, FitOutcome::Infeasible);
+      if (f.outcome != FitOutcome::Found) continue;
+      found_at_least += c == least;
+      EXPECT_THAT(placement_error(testing::as_problem(items), testing::as_offsets(f.offsets), static_cast<Bytes>(c)),
+                  IsEmpty())
+          << testing::describe(items) << " at " << c;
+    }
+  }
+  // It finds most least arenas of these small instances.
+  EXPECT_GT(found_at_least, 100);
+}
+
+TEST(SkylineSearch, FindsSmallPerfectPackingsAtTheirWidth) {
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    gen::SeededChoices choices(seed);
+    const gen::PerfectPacking p = gen::generate_perfect_packing(choices, {.buffers = 60, .width = 256});
+    std::vector<UnitItem> items;
+    for (const gen::PackingPiece& piece : p.pieces) {
+      items.push_back({piece.size, static_cast<std::int64_t>(piece.first), static_cast<std::int64_t>(piece.last) + 1});
+    }
+    const Fit f = skyline_fit(items, p.width, 1000000, later());
+    ASSERT_EQ(f.outcome, FitOutcome::Found) << "seed " << seed;
+    EXPECT_THAT(placement_error(testing::as_problem(items), testing::as_offsets(f.offsets), static_cast<Bytes>(p.width)),
+                IsEmpty());
+  }
+}
+
+TEST(SkylineSearch, GivesUpAtItsChoiceLimitOrDeadline) {
+  const std::vector<UnitItem> tricky = testing::tricky_items();  // least arena 5
+  EXPECT_EQ(skyline_fit(tricky, 4, kNoLimit, later()).outcome, FitOutcome::Timeout);
+  EXPECT_EQ(skyline_fit(tricky, 5, 0, later()).outcome, FitOutcome::Timeout);
+  EXPECT_EQ(skyline_fit(tricky, 5, kNoLimit, Clock::now() - std::chrono::seconds(1)).outcome, FitOutcome::Timeout);
+  EXPECT_EQ(skyline_fit({}, 0, 0, later()).outcome, FitOutcome::Found);
+}
+
+}  // namespace
+}  // namespace planck::oracle
