@@ -30,7 +30,7 @@ inline bool overlap_in_time(const PlannedBuffer& a, const PlannedBuffer& b) {
 std::vector<std::size_t> by_size_descending(const std::vector<PlannedBuffer>& buffers);
 
 // Places (multiples of 256, parallel to the buffers) for one device's
-// buffers, given in order of first appearance, such that buffers alive
+// buffers, given in order of first appearance (so of first entry), such that buffers alive
 // together have disjoint [place, place + size).
 using DevicePlacer = Result<std::vector<Bytes>> (*)(const std::vector<PlannedBuffer>& buffers);
 
