@@ -28,7 +28,7 @@
 namespace planck {
 namespace {
 
-Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffers) {
+Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffers, const Deadline& deadline) {
   std::vector<Bytes> offset(buffers.size());
   // [offset, offset + size) of each placed buffer, its end checked when placed.
   std::vector<std::pair<Bytes, Bytes>> range(buffers.size());
@@ -36,7 +36,10 @@ Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffe
   std::vector<std::size_t> alive;  // the placed buffers alive with the one being placed
   std::vector<std::pair<Bytes, Bytes>> ranges;  // theirs, [offset, end), by offset
 
-  for (std::size_t b : by_size_descending(buffers)) {
+  const std::vector<std::size_t> order = by_size_descending(buffers);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (deadline.passed(k)) return timeout_error();
+    const std::size_t b = order[k];
     alive.clear();
     placed.alive_with(b, alive);
     ranges.clear();
@@ -69,6 +72,9 @@ class BySizePlanner final : public Planner {
  public:
   std::string_view name() const override { return "bysize"; }
   Result<Plan> plan(const Schedule& s) const override { return plan_per_device(s, place_by_size); }
+  Result<Plan> plan_until(const Schedule& s, std::chrono::steady_clock::time_point until) const override {
+    return plan_per_device(s, place_by_size, Deadline{until});
+  }
 };
 
 }  // namespace

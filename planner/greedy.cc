@@ -27,7 +27,7 @@
 namespace planck {
 namespace {
 
-Result<std::vector<Bytes>> place_greedy(const std::vector<PlannedBuffer>& buffers) {
+Result<std::vector<Bytes>> place_greedy(const std::vector<PlannedBuffer>& buffers, const Deadline& deadline) {
   std::vector<SharedObject> objects;
   std::vector<std::size_t> object_of(buffers.size());
   std::vector<Bytes> offset(buffers.size());  // within its object
@@ -42,7 +42,10 @@ Result<std::vector<Bytes>> place_greedy(const std::vector<PlannedBuffer>& buffer
   std::vector<Bytes> top;
   std::vector<std::size_t> touched;
 
-  for (std::size_t b : by_size_descending(buffers)) {
+  const std::vector<std::size_t> order = by_size_descending(buffers);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (deadline.passed(k)) return timeout_error();
+    const std::size_t b = order[k];
     alive.clear();
     placed.alive_with(b, alive);
     for (std::size_t p : alive) {
@@ -88,6 +91,9 @@ class GreedyPlanner final : public Planner {
  public:
   std::string_view name() const override { return "greedy"; }
   Result<Plan> plan(const Schedule& s) const override { return plan_per_device(s, place_greedy); }
+  Result<Plan> plan_until(const Schedule& s, std::chrono::steady_clock::time_point until) const override {
+    return plan_per_device(s, place_greedy, Deadline{until});
+  }
 };
 
 }  // namespace

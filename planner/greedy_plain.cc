@@ -35,7 +35,8 @@ std::optional<Bytes> stack_offset(Bytes size, const std::vector<std::size_t>& me
   return top;
 }
 
-Result<std::vector<Bytes>> place_greedy_plain(const std::vector<PlannedBuffer>& buffers) {
+// Quick enough, or a test oracle, so it never stops early.
+Result<std::vector<Bytes>> place_greedy_plain(const std::vector<PlannedBuffer>& buffers, const Deadline&) {
   std::vector<SharedObject> objects;
   std::vector<std::vector<std::size_t>> members;  // of each object
   std::vector<std::size_t> object_of(buffers.size());

@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -46,7 +47,9 @@ Plan plan(std::string_view planner, const Schedule& s) {
   if (const std::unique_ptr<Planner> twin = plain_twin(planner)) {
     auto plain = twin->plan(s);
     EXPECT_TRUE(plain.ok()) << twin->name() << ": " << plain.error().message();
-    if (plain.ok()) EXPECT_EQ(print_plan(*p), print_plan(*plain)) << planner << " and " << twin->name();
+    if (plain.ok()) {
+      EXPECT_EQ(print_plan(*p), print_plan(*plain)) << planner << " and " << twin->name();
+    }
   }
   return std::move(p).value();
 }
@@ -510,6 +513,26 @@ TEST(HeuristicPlanners, OnLongChainsTheyPlaceAsTheirPlainTwins) {
     gen::SeededChoices choices(options.buffers + options.window);
     const Schedule s = gen::generate_chain_schedule(choices, options);
     for (const char* name : {"greedy", "bysize"}) plan(name, s);
+  }
+}
+
+TEST(HeuristicPlanners, GreedyAndBysizeStopAtADeadlinePassedAndTheOthersFinish) {
+  gen::SeededChoices choices(3);
+  const Schedule s = gen::generate_chain_schedule(choices, {.buffers = 3000});
+  const auto passed = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  for (const char* name : {"greedy", "bysize"}) {
+    const auto p = make_planner(name)->plan_until(s, passed);
+    ASSERT_FALSE(p.ok()) << name;
+    EXPECT_EQ(p.error().kind, "planner-timeout") << name;
+    const auto in_time = make_planner(name)->plan_until(s, std::chrono::steady_clock::time_point::max());
+    ASSERT_TRUE(in_time.ok()) << name;
+    EXPECT_EQ(print_plan(*in_time), print_plan(plan(name, s))) << name;
+  }
+  // The reference planner and naive cannot stop midway: they finish, late.
+  for (const char* name : {"tlsf", "naive"}) {
+    const auto p = make_planner(name)->plan_until(s, passed);
+    ASSERT_TRUE(p.ok()) << name;
+    EXPECT_EQ(print_plan(*p), print_plan(plan(name, s))) << name;
   }
 }
 

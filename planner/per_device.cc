@@ -20,7 +20,11 @@ std::vector<std::size_t> by_size_descending(const std::vector<PlannedBuffer>& bu
   return order;
 }
 
-Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place) {
+Error timeout_error() {
+  return Error{.where = "", .what = "the time ran out before the plan was done", .kind = "planner-timeout"};
+}
+
+Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place, const Deadline& deadline) {
   const std::vector<Lifetime> lives = planned_lifetimes(s);
   if (lives.empty()) return Plan{};
   PLANCK_ASSIGN(const std::vector<Bytes> sizes, rounded_sizes(s, lives));
@@ -33,7 +37,7 @@ Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place) {
     for (std::size_t i : group.buffers) {
       buffers.push_back({&s.storage[lives[i].buffer], sizes[i], lives[i].first, lives[i].last});
     }
-    PLANCK_ASSIGN(const std::vector<Bytes> at, place(buffers));
+    PLANCK_ASSIGN(const std::vector<Bytes> at, place(buffers, deadline));
     for (std::size_t k = 0; k < group.buffers.size(); ++k) places[group.buffers[k]] = at[k];
   }
   return plan_result(s, lives, devices, places);
