@@ -2,30 +2,34 @@
 
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
 #include <fmt/format.h>
+
+#include "model/name_index.h"
 
 namespace planck {
 
 Resolution resolve(const Schedule& s, const Plan& p) {
-  std::unordered_map<std::string_view, StorageId> storage_named;  // the first of each name
-  for (StorageId id = 0; id < s.storage.size(); ++id) storage_named.emplace(s.storage[id].name, id);
-  auto storage = [&](std::string_view name) -> std::optional<StorageId> {
-    const auto it = storage_named.find(name);
-    if (it == storage_named.end()) return std::nullopt;
-    return it->second;
+  // The first of each name.
+  NameIndex storage_named(s.storage.size(), [&](std::size_t id) -> std::string_view { return s.storage[id].name; });
+  std::vector<StorageId> first_named(s.storage.size());  // by StorageId: the first storage of its name
+  storage_named.emplace_each(s.storage.size(), [&](std::size_t id, std::size_t first) {
+    first_named[id] = static_cast<StorageId>(first);
+  });
+  auto storage_id = [](std::optional<std::size_t> id) -> std::optional<StorageId> {
+    if (!id) return std::nullopt;
+    return static_cast<StorageId>(*id);
   };
 
   Resolution r;
-  std::unordered_map<std::string_view, std::size_t> arena_named;  // the first of each name
+  NameIndex arena_named(p.arenas.size(), [&](std::size_t a) -> std::string_view { return p.arenas[a].name; });
   r.arenas.reserve(p.arenas.size());
   for (std::size_t a = 0; a < p.arenas.size(); ++a) {
     const Arena& arena = p.arenas[a];
-    const auto [first, fresh] = arena_named.emplace(arena.name, a);
+    const auto [first, fresh] = arena_named.emplace(a);
     ResolvedArena& out = r.arenas.emplace_back();
-    out.first = first->second;
-    out.named_like = storage(arena.name);
+    out.first = first;
+    out.named_like = storage_id(storage_named.find(arena.name));
     if (!fresh) {
       r.problems.push_back({.kind = PlanProblem::Kind::ArenaTwice,
                             .index = a,
@@ -43,13 +47,21 @@ Resolution resolve(const Schedule& s, const Plan& p) {
 
   r.placement_of.assign(s.storage.size(), std::nullopt);
   r.placements.reserve(p.placements.size());
+  // Plans mostly place storage in the order the schedule declares it, so the
+  // storage after the last one placed is tried first: a comparison of
+  // storage read in order, where a lookup in the index is a cache miss.
+  std::size_t next = 0;
   for (std::size_t i = 0; i < p.placements.size(); ++i) {
     const Placement& pl = p.placements[i];
     ResolvedPlacement& out = r.placements.emplace_back();
-    out.storage = storage(pl.buffer);
-    if (const auto arena = arena_named.find(pl.arena); arena != arena_named.end()) {
-      out.arena = arena->second;
+    if (next < s.storage.size() && s.storage[next].name == pl.buffer) {
+      out.storage = first_named[next];
+      ++next;
+    } else {
+      out.storage = storage_id(storage_named.find(pl.buffer));
+      if (out.storage) next = *out.storage + 1;
     }
+    out.arena = arena_named.find(pl.arena);
     if (!out.storage) {
       r.problems.push_back({.kind = PlanProblem::Kind::UnknownStorage, .index = i, .pos = pl.pos});
       continue;

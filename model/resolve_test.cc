@@ -135,6 +135,25 @@ TEST(Resolve, TheFirstStorageOfANameIsTheOnePlaced) {
   EXPECT_FALSE(r.placement_of[4].has_value());
 }
 
+TEST(Resolve, TheFirstStorageOfANameIsPlacedWhenALaterOneFollowsTheStoragePlacedBefore) {
+  // Storage t0, t1, f, x, then t1 again (storage 4) and t0 again (5). The plan
+  // places x, then t1: the storage after x, tried first, is the second t1,
+  // whose name is the first t1's. Then t0, after the second t1: the second t0.
+  Schedule s = sched(kSchedule);
+  s.storage.push_back(s.storage[1]);
+  s.storage.push_back(s.storage[0]);
+  const Resolution r =
+      resolve(s, plan("plan v1\narena a0 CPU 512\nplace x a0 0\nplace t1 a0 0\nplace t0 a0 256\n"));
+  EXPECT_EQ(r.placements[0].storage, StorageId{3});
+  EXPECT_EQ(r.placements[1].storage, StorageId{1});
+  EXPECT_EQ(r.placements[2].storage, StorageId{0});
+  EXPECT_EQ(r.placement_of[1], 1u);
+  EXPECT_EQ(r.placement_of[0], 2u);
+  EXPECT_FALSE(r.placement_of[4].has_value());
+  EXPECT_FALSE(r.placement_of[5].has_value());
+  EXPECT_TRUE(r.problems.empty());
+}
+
 TEST(PlanProblemError, EachProblemIsAnErrorAtItsPlaceInThePlan) {
   const Schedule s = sched(kSchedule);
   const Plan p = plan(R"(plan v1

@@ -7,33 +7,53 @@
 // with it, scanning those ranges by offset from 0; with no such gap it goes
 // above them all. The paper takes the smallest fitting gap; SPEC section 6
 // takes the lowest, which keeps every buffer as low as it can go.
+//
+// The placed buffers alive with each one come from an index by lifetime
+// (placed_in_time.h), so a buffer costs the buffers it is alive with, not
+// every buffer placed; the scan over their ranges by offset is the plain
+// rule's (bysize_plain.cc). The plain rule scans equal offsets in order of
+// placing; here they come in any order, which picks the same place: a range
+// of the buffer's own size fits before the first of them exactly when it
+// fits before any, and past them the floor is their highest end either way.
 
 #include <algorithm>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "planner/factories.h"
 #include "planner/per_device.h"
+#include "planner/placed_in_time.h"
 
 namespace planck {
 namespace {
 
-Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffers) {
+Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffers, const Deadline& deadline) {
   std::vector<Bytes> offset(buffers.size());
-  std::vector<std::size_t> placed;  // by offset; equal offsets in order of placing
-  placed.reserve(buffers.size());
+  // [offset, offset + size) of each placed buffer, its end checked when placed.
+  std::vector<std::pair<Bytes, Bytes>> range(buffers.size());
+  PlacedInTime placed(buffers);
+  std::vector<std::size_t> alive;  // the placed buffers alive with the one being placed
+  std::vector<std::pair<Bytes, Bytes>> ranges;  // theirs, [offset, end), by offset
 
-  for (std::size_t b : by_size_descending(buffers)) {
-    // The lowest byte above every range scanned so far that is alive with b.
+  const std::vector<std::size_t> order = by_size_descending(buffers);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (deadline.passed(k)) return timeout_error();
+    const std::size_t b = order[k];
+    alive.clear();
+    placed.alive_with(b, alive);
+    ranges.clear();
+    for (std::size_t p : alive) ranges.push_back(range[p]);
+    std::sort(ranges.begin(), ranges.end());
+    // The lowest byte above every range scanned so far.
     Bytes floor = 0;
     std::optional<Bytes> at;
-    for (std::size_t p : placed) {
-      if (!overlap_in_time(buffers[p], buffers[b])) continue;
-      if (offset[p] >= floor && offset[p] - floor >= buffers[b].size) {
+    for (const auto& [begin, end] : ranges) {
+      if (begin >= floor && begin - floor >= buffers[b].size) {
         at = floor;
         break;
       }
-      // A placed range's end was checked when it was placed.
-      floor = std::max(floor, offset[p] + buffers[p].size);
+      floor = std::max(floor, end);
     }
     if (!at) {
       if (!checked_add(floor, buffers[b].size)) {
@@ -42,9 +62,8 @@ Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffe
       at = floor;
     }
     offset[b] = *at;
-    auto pos = std::upper_bound(placed.begin(), placed.end(), *at,
-                                [&](Bytes value, std::size_t p) { return value < offset[p]; });
-    placed.insert(pos, b);
+    range[b] = {*at, *at + buffers[b].size};
+    placed.place(b);
   }
   return offset;
 }
@@ -53,6 +72,9 @@ class BySizePlanner final : public Planner {
  public:
   std::string_view name() const override { return "bysize"; }
   Result<Plan> plan(const Schedule& s) const override { return plan_per_device(s, place_by_size); }
+  Result<Plan> plan_until(const Schedule& s, std::chrono::steady_clock::time_point until) const override {
+    return plan_per_device(s, place_by_size, Deadline{until});
+  }
 };
 
 }  // namespace

@@ -8,83 +8,92 @@
 // size. An object never grows, and the first buffer of an object is its
 // largest, so a buffer at offset 0 always fits. The objects are then laid
 // end to end in order of creation.
+//
+// Only the objects that hold a buffer alive with b can turn it away, so the
+// placed buffers alive with b (from an index by lifetime, placed_in_time.h)
+// decide where it goes: the first object none of them is in, if there is
+// one, takes b at 0; else every object holds one of them, and each object's
+// highest end among them is where b would stack there. A buffer costs the
+// buffers it is alive with, not every buffer placed. The plain rule
+// (greedy_plain.cc) is what this is tested against.
 
 #include <algorithm>
-#include <optional>
+#include <utility>
 
 #include "planner/factories.h"
-#include "planner/per_device.h"
+#include "planner/placed_in_time.h"
+#include "planner/shared_objects.h"
 
 namespace planck {
 namespace {
 
-struct SharedObject {
-  Bytes size = 0;
-  std::vector<std::size_t> members;  // indices into the buffers
-};
-
-// Where the buffer goes in obj when stacked above the buffers alive with it
-// there, or nullopt when it does not fit below the object's size.
-std::optional<Bytes> stack_offset(const SharedObject& obj, const std::vector<PlannedBuffer>& buffers,
-                                  const std::vector<Bytes>& offset, std::size_t b) {
-  Bytes top = 0;
-  for (std::size_t m : obj.members) {
-    // A member's offset + size is within the object's size, so it does not wrap.
-    if (overlap_in_time(buffers[m], buffers[b])) top = std::max(top, offset[m] + buffers[m].size);
-  }
-  auto end = checked_add(top, buffers[b].size);
-  if (!end || *end > obj.size) return std::nullopt;
-  return top;
-}
-
-Result<std::vector<Bytes>> place_greedy(const std::vector<PlannedBuffer>& buffers) {
+Result<std::vector<Bytes>> place_greedy(const std::vector<PlannedBuffer>& buffers, const Deadline& deadline) {
   std::vector<SharedObject> objects;
   std::vector<std::size_t> object_of(buffers.size());
   std::vector<Bytes> offset(buffers.size());  // within its object
+  // offset + size, beside the object, for the buffers alive with the next:
+  // within the object's size, so it does not wrap.
+  std::vector<std::pair<std::size_t, Bytes>> object_end(buffers.size());
+  PlacedInTime placed(buffers);
+  std::vector<std::size_t> alive;  // the placed buffers alive with the one being placed
+  // By object: whether it holds a buffer of `alive`, and the highest end of
+  // those; both cleared after each buffer, for the objects in `touched`.
+  std::vector<char> holds_alive;
+  std::vector<Bytes> top;
+  std::vector<std::size_t> touched;
 
-  for (std::size_t b : by_size_descending(buffers)) {
-    auto free_of_b = [&](const SharedObject& obj) {
-      return std::none_of(obj.members.begin(), obj.members.end(),
-                          [&](std::size_t m) { return overlap_in_time(buffers[m], buffers[b]); });
-    };
-    auto pick = std::find_if(objects.begin(), objects.end(), free_of_b);
+  const std::vector<std::size_t> order = by_size_descending(buffers);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (deadline.passed(k)) return timeout_error();
+    const std::size_t b = order[k];
+    alive.clear();
+    placed.alive_with(b, alive);
+    for (std::size_t p : alive) {
+      const auto [o, end] = object_end[p];
+      if (!holds_alive[o]) {
+        holds_alive[o] = 1;
+        touched.push_back(o);
+      }
+      top[o] = std::max(top[o], end);
+    }
+    // At most touched.size() objects hold one, so the first free one is no later.
+    std::size_t pick = 0;
+    while (pick < touched.size() && holds_alive[pick]) ++pick;
     Bytes at = 0;
-    if (pick == objects.end()) {
-      for (pick = objects.begin(); pick != objects.end(); ++pick) {
-        if (auto stacked = stack_offset(*pick, buffers, offset, b)) {
-          at = *stacked;
+    if (pick == objects.size()) {
+      for (pick = 0; pick < objects.size(); ++pick) {
+        auto end = checked_add(top[pick], buffers[b].size);
+        if (end && *end <= objects[pick].size) {
+          at = top[pick];
           break;
         }
       }
     }
-    if (pick == objects.end()) {
-      objects.push_back({buffers[b].size, {}});
-      pick = objects.end() - 1;
+    for (std::size_t o : touched) {
+      holds_alive[o] = 0;
+      top[o] = 0;
     }
-    pick->members.push_back(b);
-    object_of[b] = static_cast<std::size_t>(pick - objects.begin());
+    touched.clear();
+    if (pick == objects.size()) {
+      objects.push_back({buffers[b].size, b});
+      holds_alive.push_back(0);
+      top.push_back(0);
+    }
+    object_of[b] = pick;
     offset[b] = at;
+    object_end[b] = {pick, at + buffers[b].size};
+    placed.place(b);
   }
-
-  std::vector<Bytes> base(objects.size());
-  Bytes end = 0;
-  for (std::size_t o = 0; o < objects.size(); ++o) {
-    base[o] = end;
-    auto next = checked_add(end, objects[o].size);
-    if (!next) return overflow_error(*buffers[objects[o].members.front()].storage,
-                                     "the shared objects laid end to end");
-    end = *next;
-  }
-  std::vector<Bytes> place(buffers.size());
-  // offset + size is within the object, and the objects' total did not wrap.
-  for (std::size_t b = 0; b < buffers.size(); ++b) place[b] = base[object_of[b]] + offset[b];
-  return place;
+  return lay_objects_end_to_end(buffers, objects, object_of, offset);
 }
 
 class GreedyPlanner final : public Planner {
  public:
   std::string_view name() const override { return "greedy"; }
   Result<Plan> plan(const Schedule& s) const override { return plan_per_device(s, place_greedy); }
+  Result<Plan> plan_until(const Schedule& s, std::chrono::steady_clock::time_point until) const override {
+    return plan_per_device(s, place_greedy, Deadline{until});
+  }
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -15,7 +16,9 @@
 #include <vector>
 
 #include "model/text.h"
+#include "planner/plain_planners.h"
 #include "planner/planner.h"
+#include "properties/chain.h"
 #include "properties/choices.h"
 #include "properties/generate.h"
 #include "properties/schedule_parts.h"
@@ -35,10 +38,20 @@ Schedule parse(std::string_view text) {
   return s.ok() ? std::move(s).value() : Schedule{};
 }
 
+// The planner's plan; for greedy and bysize, the plain twin's too, which
+// every scenario below expects to be the same, byte for byte.
 Plan plan(std::string_view planner, const Schedule& s) {
   auto p = make_planner(planner)->plan(s);
   EXPECT_TRUE(p.ok()) << planner << ": " << p.error().message();
-  return p.ok() ? std::move(p).value() : Plan{};
+  if (!p.ok()) return Plan{};
+  if (const std::unique_ptr<Planner> twin = plain_twin(planner)) {
+    auto plain = twin->plan(s);
+    EXPECT_TRUE(plain.ok()) << twin->name() << ": " << plain.error().message();
+    if (plain.ok()) {
+      EXPECT_EQ(print_plan(*p), print_plan(*plain)) << planner << " and " << twin->name();
+    }
+  }
+  return std::move(p).value();
 }
 
 Places places(const Plan& p) {
@@ -123,6 +136,84 @@ kernel k1 b c
   EXPECT_EQ(places(p), (Places{{"a", 0}, {"b", 0}, {"c", 1024}}));
   EXPECT_THAT(arena_sizes(p), ElementsAre(1536));
   EXPECT_THAT(arena_sizes(plan("bysize", s)), ElementsAre(1280));
+}
+
+TEST(GreedyPlanner, ABufferPassesOverTheObjectsAliveWithItToTheFirstThatIsNot) {
+  // buffer  rounded  lives   greedy
+  // o0      1024     [0,1]   new object 0 (base 0)
+  // o1       768     [0,0]   alive with o0, no room above it: new object 1 (base 1024)
+  // o2       512     [0,1]   no room above o0 or o1: new object 2 (base 1792)
+  // b        256     [1,1]   objects 0 and 2 hold o0 and o2, alive with it; object 1's
+  //                          o1 is dead: offset 0 of object 1, between the two
+  Schedule s = parse(R"(schedule v1
+buffer o0 CPU int8 1024
+buffer o1 CPU int8 768
+buffer o2 CPU int8 512
+buffer b CPU int8 256
+kernel k0 o0 o1 o2
+kernel k1 o0 o2 b
+)");
+  Plan p = plan("greedy", s);
+  EXPECT_EQ(places(p), (Places{{"o0", 0}, {"o1", 1024}, {"o2", 1792}, {"b", 1024}}));
+  EXPECT_THAT(arena_sizes(p), ElementsAre(2304));
+}
+
+TEST(GreedyPlanner, WhenEveryObjectHoldsOneAliveWithItABufferStacksInTheFirstWithRoom) {
+  // buffer  rounded  lives   greedy, largest first
+  // a       1024     [0,2]   new object 0 (base 0)
+  // b        768     [0,0]   alive with a, no room above it: new object 1 (base 1024)
+  // d        512     [2,2]   object 1's b is dead: offset 0 of object 1
+  // c        256     [1,2]   alive with a (object 0) and d (object 1): no room above
+  //                          a; above d, 512 + 256 fits object 1's 768 exactly: 512
+  Schedule s = parse(R"(schedule v1
+buffer a CPU int8 1024
+buffer b CPU int8 768
+buffer c CPU int8 256
+buffer d CPU int8 512
+kernel k0 a b
+kernel k1 a c
+kernel k2 a c d
+)");
+  Plan p = plan("greedy", s);
+  EXPECT_EQ(places(p), (Places{{"a", 0}, {"b", 1024}, {"c", 1536}, {"d", 1024}}));
+  EXPECT_THAT(arena_sizes(p), ElementsAre(1792));
+}
+
+TEST(HeuristicPlanners, BuffersOfEqualSizeArePlacedInOrderOfFirstAppearance) {
+  // c, a and b (512 each) are all alive at entry 1; c appears first, then a,
+  // then b, and that is the order in which they are placed: c 0, a 512, b 1024,
+  // for greedy (one object each) and bysize (each above the others) alike.
+  Schedule s = parse(R"(schedule v1
+buffer a CPU int8 512
+buffer b CPU int8 512
+buffer c CPU int8 512
+kernel k0 c
+kernel k1 a b c
+)");
+  for (const char* name : {"greedy", "bysize"}) {
+    EXPECT_EQ(places(plan(name, s)), (Places{{"a", 512}, {"b", 1024}, {"c", 0}})) << name;
+  }
+}
+
+TEST(BySizePlanner, AGapExactlyTheBuffersSizeTakesIt) {
+  // buffer  rounded  lives   bysize
+  // p       1024     [0,0]   0
+  // q        512     [0,1]   above p, 1024
+  // r        512     [1,2]   alive with q [1024,1536): the gap [0,1024) fits, 0
+  // s        512     [1,1]   alive with r [0,512) and q [1024,1536): the gap
+  //                          [512,1024) is exactly 512 bytes: 512, not 1536
+  Schedule s = parse(R"(schedule v1
+buffer p CPU int8 1024
+buffer q CPU int8 512
+buffer r CPU int8 512
+buffer s CPU int8 512
+kernel k0 p q
+kernel k1 q r s
+kernel k2 r
+)");
+  Plan p = plan("bysize", s);
+  EXPECT_EQ(places(p), (Places{{"p", 0}, {"q", 1024}, {"r", 0}, {"s", 512}}));
+  EXPECT_THAT(arena_sizes(p), ElementsAre(1536));
 }
 
 TEST(BySizePlanner, ABufferTakesTheLowestGapBetweenPlacedBuffersAliveWithIt) {
@@ -409,6 +500,47 @@ TEST(HeuristicPlanners, AnOverflowIsAnErrorNamingTheBuffer) {
     EXPECT_THAT(p.error().message(), HasSubstr("overflow")) << name;
     EXPECT_THAT(p.error().message(), HasSubstr("big3")) << name;
   }
+}
+
+TEST(HeuristicPlanners, OnLongChainsTheyPlaceAsTheirPlainTwins) {
+  // Thousands of buffers, each alive with a few (window 4) or with hundreds
+  // (window 300) of its neighbours in time, of few sizes (up to 2 KiB, so
+  // many equal) or of many (up to 1 MiB).
+  for (const gen::ChainOptions& options :
+       {gen::ChainOptions{.buffers = 3000, .window = 4, .max_bytes = 2048},
+        gen::ChainOptions{.buffers = 2000, .window = 300, .max_bytes = 2048},
+        gen::ChainOptions{.buffers = 2000, .window = 16, .max_bytes = Bytes{1} << 20}}) {
+    gen::SeededChoices choices(options.buffers + options.window);
+    const Schedule s = gen::generate_chain_schedule(choices, options);
+    for (const char* name : {"greedy", "bysize"}) plan(name, s);
+  }
+}
+
+TEST(HeuristicPlanners, GreedyAndBysizeStopAtADeadlinePassedAndTheOthersFinish) {
+  gen::SeededChoices choices(3);
+  const Schedule s = gen::generate_chain_schedule(choices, {.buffers = 3000});
+  const auto passed = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  for (const char* name : {"greedy", "bysize"}) {
+    const auto p = make_planner(name)->plan_until(s, passed);
+    ASSERT_FALSE(p.ok()) << name;
+    EXPECT_EQ(p.error().kind, "planner-timeout") << name;
+    const auto in_time = make_planner(name)->plan_until(s, std::chrono::steady_clock::time_point::max());
+    ASSERT_TRUE(in_time.ok()) << name;
+    EXPECT_EQ(print_plan(*in_time), print_plan(plan(name, s))) << name;
+  }
+  // The reference planner and naive cannot stop midway: they finish, late.
+  for (const char* name : {"tlsf", "naive"}) {
+    const auto p = make_planner(name)->plan_until(s, passed);
+    ASSERT_TRUE(p.ok()) << name;
+    EXPECT_EQ(print_plan(*p), print_plan(plan(name, s))) << name;
+  }
+}
+
+TEST(HeuristicRegistry, ThePlainTwinsAreNotInTheRegistry) {
+  for (const char* name : {"greedy_plain", "bysize_plain"}) EXPECT_EQ(make_planner(name), nullptr) << name;
+  EXPECT_EQ(plain_twin("greedy")->name(), "greedy_plain");
+  EXPECT_EQ(plain_twin("bysize")->name(), "bysize_plain");
+  EXPECT_EQ(plain_twin("tlsf"), nullptr);
 }
 
 TEST(HeuristicRegistry, EveryNameMakesThePlannerOfThatName) {

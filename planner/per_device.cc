@@ -1,22 +1,30 @@
 #include "planner/per_device.h"
 
 #include <algorithm>
-#include <numeric>
+#include <utility>
 
 #include "planner/rules.h"
 
 namespace planck {
 
 std::vector<std::size_t> by_size_descending(const std::vector<PlannedBuffer>& buffers) {
-  std::vector<std::size_t> order(buffers.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return buffers[a].size > buffers[b].size;
+  // Sizes beside their indices, so that the sort reads them in place; the
+  // index breaks ties, as a stable sort by size would.
+  std::vector<std::pair<Bytes, std::size_t>> keyed(buffers.size());
+  for (std::size_t b = 0; b < buffers.size(); ++b) keyed[b] = {buffers[b].size, b};
+  std::sort(keyed.begin(), keyed.end(), [](const auto& x, const auto& y) {
+    return x.first != y.first ? x.first > y.first : x.second < y.second;
   });
+  std::vector<std::size_t> order(buffers.size());
+  for (std::size_t k = 0; k < keyed.size(); ++k) order[k] = keyed[k].second;
   return order;
 }
 
-Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place) {
+Error timeout_error() {
+  return Error{.where = "", .what = "the time ran out before the plan was done", .kind = "planner-timeout"};
+}
+
+Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place, const Deadline& deadline) {
   const std::vector<Lifetime> lives = planned_lifetimes(s);
   if (lives.empty()) return Plan{};
   PLANCK_ASSIGN(const std::vector<Bytes> sizes, rounded_sizes(s, lives));
@@ -29,7 +37,7 @@ Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place) {
     for (std::size_t i : group.buffers) {
       buffers.push_back({&s.storage[lives[i].buffer], sizes[i], lives[i].first, lives[i].last});
     }
-    PLANCK_ASSIGN(const std::vector<Bytes> at, place(buffers));
+    PLANCK_ASSIGN(const std::vector<Bytes> at, place(buffers, deadline));
     for (std::size_t k = 0; k < group.buffers.size(); ++k) places[group.buffers[k]] = at[k];
   }
   return plan_result(s, lives, devices, places);

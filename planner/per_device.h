@@ -4,6 +4,7 @@
 // and the plan made from the places it picks, through the rules of SPEC
 // section 3 (rules.h). Internal to planner/.
 
+#include <chrono>
 #include <cstddef>
 #include <vector>
 
@@ -29,13 +30,29 @@ inline bool overlap_in_time(const PlannedBuffer& a, const PlannedBuffer& b) {
 // (of first appearance), which is what makes the heuristics deterministic.
 std::vector<std::size_t> by_size_descending(const std::vector<PlannedBuffer>& buffers);
 
+// When a placement must be done by. A placer that can stop between buffers
+// asks every so many buffers and gives up with timeout_error() once it has
+// passed; one that cannot ignores it.
+struct Deadline {
+  std::chrono::steady_clock::time_point until = std::chrono::steady_clock::time_point::max();
+  // Reads the clock once every kBuffersPerClockRead buffers placed, so that
+  // asking for each costs nothing.
+  static constexpr std::size_t kBuffersPerClockRead = 1024;
+  bool passed(std::size_t placed) const {
+    return placed % kBuffersPerClockRead == 0 && until != std::chrono::steady_clock::time_point::max() &&
+           std::chrono::steady_clock::now() >= until;
+  }
+};
+Error timeout_error();  // kind "planner-timeout"
+
 // Places (multiples of 256, parallel to the buffers) for one device's
-// buffers, given in order of first appearance, such that buffers alive
+// buffers, given in order of first appearance (so of first entry), such that buffers alive
 // together have disjoint [place, place + size).
-using DevicePlacer = Result<std::vector<Bytes>> (*)(const std::vector<PlannedBuffer>& buffers);
+using DevicePlacer = Result<std::vector<Bytes>> (*)(const std::vector<PlannedBuffer>& buffers,
+                                                     const Deadline& deadline);
 
 // A plan that places each device's buffers apart with place: rules 1 to 5
 // for the buffers, their sizes and devices, rule 7 for the result.
-Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place);
+Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place, const Deadline& deadline = {});
 
 }  // namespace planck

@@ -2,6 +2,7 @@
 // One interface for every planner, chosen by name; the reference planner is
 // "tlsf". The names and what each planner is are in the registry (registry.h).
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -19,6 +20,14 @@ class Planner {
   virtual std::string_view name() const = 0;
   // A plan for every planned buffer of the schedule; empty when nothing is planned.
   virtual Result<Plan> plan(const Schedule& s) const = 0;
+  // The same plan, or an error of kind "planner-timeout" when `until` passes
+  // before it is done, for callers with a time limit of their own (the
+  // optimum oracle's heuristic start). Planners that cannot stop midway
+  // finish, as this default does; greedy and bysize stop between buffers.
+  virtual Result<Plan> plan_until(const Schedule& s, std::chrono::steady_clock::time_point until) const {
+    (void)until;
+    return plan(s);
+  }
 };
 
 // The planner called name, or nullptr when there is none.

@@ -6,14 +6,17 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "oracle/check/checker.h"
 #include "oracle/optimum/optimum.h"
 #include "oracle/optimum/optimum_input.h"
 #include "oracle/check/shadow.h"
+#include "planner/plain_planners.h"
 #include "planner/rewrite.h"
 #include "model/text.h"
 #include "properties/choices.h"
@@ -509,20 +512,43 @@ void optimum_at_most_arena(const Planner& planner, const Schedule& s) {
   }
 }
 
-void agrees_with_plain_model(const Planner& planner, const Schedule& s) {
-  Result<Plan> model = model_plan(s);
+namespace {
+
+// The planner's plan is `expected`'s byte for byte, or both fail (with one
+// message, when `same_errors`).
+void agrees_with(const Planner& planner, const Schedule& s, const Result<Plan>& expected,
+                 std::string_view expected_name, bool same_errors) {
   Result<Plan> actual = planner.plan(s);
-  if (!model && !actual) return;
-  if (!model)
-    fail(fmt::format("the plain model fails ({}) but {} plans:\n{}", model.error().message(), planner.name(),
-                     print_plan(*actual)));
-  if (!actual)
-    fail(fmt::format("{} fails ({}) but the plain model plans:\n{}", planner.name(), actual.error().message(),
-                     print_plan(*model)));
-  if (print_plan(*model) != print_plan(*actual)) {
-    fail(fmt::format("{} and the plain model of SPEC section 3 disagree\n{}:\n{}model:\n{}", planner.name(),
-                     planner.name(), print_plan(*actual), print_plan(*model)));
+  if (!expected && !actual) {
+    if (same_errors && expected.error().message() != actual.error().message()) {
+      fail(fmt::format("{} and {} fail apart: {} and {}", planner.name(), expected_name,
+                       actual.error().message(), expected.error().message()));
+    }
+    return;
   }
+  if (!expected)
+    fail(fmt::format("{} fails ({}) but {} plans:\n{}", expected_name, expected.error().message(),
+                     planner.name(), print_plan(*actual)));
+  if (!actual)
+    fail(fmt::format("{} fails ({}) but {} plans:\n{}", planner.name(), actual.error().message(),
+                     expected_name, print_plan(*expected)));
+  if (print_plan(*expected) != print_plan(*actual)) {
+    fail(fmt::format("{} and {} disagree\n{}:\n{}{}:\n{}", planner.name(), expected_name, planner.name(),
+                     print_plan(*actual), expected_name, print_plan(*expected)));
+  }
+}
+
+}  // namespace
+
+void agrees_with_plain_model(const Planner& planner, const Schedule& s) {
+  // The model's errors are its own words: only whether it fails is compared.
+  agrees_with(planner, s, model_plan(s), "the plain model of SPEC section 3", false);
+}
+
+void agrees_with_plain_twin(const Planner& planner, const Schedule& s) {
+  const std::unique_ptr<Planner> twin = plain_twin(planner.name());
+  if (!twin) fail(fmt::format("{} has no plain twin", planner.name()));
+  agrees_with(planner, s, twin->plan(s), twin->name(), true);
 }
 
 void renaming_storage_keeps_the_plan(const Planner& planner, const Schedule& s) {

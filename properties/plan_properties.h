@@ -62,6 +62,10 @@ void optimum_at_most_arena(const Planner& planner, const Schedule& s);
 // For the reference planner.
 void agrees_with_plain_model(const Planner& planner, const Schedule& s);
 
+// The plan is byte for byte the plain O(n^2) twin's (planner/plain_planners.h),
+// or both fail with the same message. For greedy and bysize.
+void agrees_with_plain_twin(const Planner& planner, const Schedule& s);
+
 // Metamorphic: renaming every storage gives the same plan, modulo the names.
 void renaming_storage_keeps_the_plan(const Planner& planner, const Schedule& s);
 // Metamorphic: the declarations in another order give the same plan.

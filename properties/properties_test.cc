@@ -86,5 +86,38 @@ TEST(ReferencePlanner, AgreesByteForByteWithThePlainModel) {
   check(planner_property(*tlsf, schedules(), &agrees_with_plain_model), kCases);
 }
 
+// greedy and bysize find the buffers alive with each one through an index by
+// lifetime; their plain twins compare it with every buffer placed. On
+// schedules of every feature, and on ones of few distinct sizes and many
+// buffers alive together, where sizes, gaps and ends tie often.
+class FastHeuristicProperty : public ::testing::TestWithParam<std::string> {
+ protected:
+  void run(const rc::Gen<Schedule>& generator) {
+    const std::unique_ptr<Planner> planner = make_planner(GetParam());
+    ASSERT_NE(planner, nullptr) << GetParam();
+    check(planner_property(*planner, generator, &agrees_with_plain_twin), kCases);
+  }
+};
+
+gen::ScheduleOptions tied_sizes() {
+  gen::ScheduleOptions o;
+  o.max_entries = 60;
+  o.max_storage = 48;
+  o.buffer_percent = 95;
+  o.max_bytes = 1024;
+  o.max_phase = 256;
+  o.features.huge_sizes = false;
+  return o;
+}
+
+TEST_P(FastHeuristicProperty, AgreesByteForByteWithItsPlainTwin) { run(schedules()); }
+
+TEST_P(FastHeuristicProperty, AgreesWithItsPlainTwinWhenSizesTie) { run(schedules(tied_sizes())); }
+
+TEST_P(FastHeuristicProperty, FailsAsItsPlainTwinDoesOnOverflow) { run(overflowing_schedules()); }
+
+INSTANTIATE_TEST_SUITE_P(Heuristics, FastHeuristicProperty, ::testing::Values("greedy", "bysize"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
 }  // namespace
 }  // namespace planck::props

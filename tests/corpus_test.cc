@@ -14,6 +14,7 @@
 #include "harness/optimal_planner.h"
 #include "oracle/check/checker.h"
 #include "oracle/check/shadow.h"
+#include "planner/plain_planners.h"
 #include "planner/planner.h"
 #include "planner/plan_schedule.h"
 #include "model/text.h"
@@ -116,6 +117,20 @@ TEST_P(CorpusSchedule, EveryOtherPlannerMatchesItsPinnedPlan) {
     auto plan = planner->plan(*s);
     ASSERT_TRUE(plan.ok()) << plan.error().message();
     expect_pinned_plan(*s, *plan, beside(path, "." + name + ".plan"));
+  }
+}
+
+// greedy and bysize are tested against their plain O(n^2) twins: those too
+// give the pinned plans.
+TEST_P(CorpusSchedule, ThePlainTwinsMatchThePinnedPlans) {
+  const std::string path = GetParam();
+  auto s = read_schedule(path);
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  for (const char* name : {"greedy", "bysize"}) {
+    SCOPED_TRACE(std::string("plain twin of ") + name);
+    auto plan = plain_twin(name)->plan(*s);
+    ASSERT_TRUE(plan.ok()) << plan.error().message();
+    expect_pinned_plan(*s, *plan, beside(path, std::string(".") + name + ".plan"));
   }
 }
 

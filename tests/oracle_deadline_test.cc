@@ -63,5 +63,25 @@ TEST_F(OracleDeadline, ATinyTimeoutAnswersUnknownWithValidBounds) {
   EXPECT_EQ(c["devices"][0]["lower_bound"], d["lower_bound"]);
 }
 
+// check and stats ask the oracle within their --timeout too: with none left,
+// the answer is `unknown`, the plan's own arena the upper bound.
+TEST_F(OracleDeadline, CheckAndStatsWithTheOptimumAndNoTimeLeftAnswerUnknown) {
+  const std::string file = large_schedule();
+  const std::string plan = dir_ + "/tlsf.plan";
+  ASSERT_EQ(planck("plan " + file + " -o " + plan).exit_code, 0);
+  const CommandResult check = planck("check " + file + " " + plan + " --optimum --timeout 0 --json -");
+  ASSERT_EQ(check.exit_code, 0) << check.err;
+  const nlohmann::json c = nlohmann::json::parse(check.out)["devices"][0];
+  EXPECT_EQ(c["optimum"]["status"], "unknown");
+  EXPECT_EQ(c["optimum"]["upper_bound"], c["arena"]);
+  EXPECT_LT(c["optimum"]["lower_bound"].get<Bytes>(), c["optimum"]["upper_bound"].get<Bytes>());
+
+  const CommandResult stats = planck("stats " + file + " --optimum --timeout 0 --json -");
+  ASSERT_EQ(stats.exit_code, 0) << stats.err;
+  const nlohmann::json d = nlohmann::json::parse(stats.out)["files"][0]["devices"][0];
+  EXPECT_EQ(d["optimum"]["status"], "unknown");
+  EXPECT_EQ(d["optimum"]["upper_bound"], c["arena"]);
+}
+
 }  // namespace
 }  // namespace planck

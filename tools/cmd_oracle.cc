@@ -110,8 +110,9 @@ int run_csv(const OracleArgs& args, const IntervalProblem& p, Clock::time_point 
 // The best of the heuristic planners' placements of each device, in the
 // oracle's units, as its starting upper bound. The oracle checks it with its
 // own checker before using it, so a planner's invalid plan shows up as an
-// error here too. The planners cannot be stopped midway, so one is run only
-// while time is left, and never after the deadline.
+// error here too. A planner is started only while time is left; greedy and
+// bysize stop at the deadline (Planner::plan_until), and a planner that runs
+// out of time gives nothing.
 struct Incumbent {
   std::string planner;
   oracle::Offsets offsets;
@@ -125,7 +126,7 @@ std::vector<std::optional<Incumbent>> best_heuristics(const Schedule& s,
   for (const std::string& name : best_candidates()) {
     if (Clock::now() >= deadline) break;
     progress.stage("planner " + name);
-    auto plan = make_planner(name)->plan(s);
+    auto plan = make_planner(name)->plan_until(s, deadline);
     if (!plan) continue;
     for (std::size_t k = 0; k < devices.size(); ++k) {
       std::optional<oracle::Offsets> offsets = plan_offsets(*plan, devices[k]);

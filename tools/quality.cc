@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
+#include <optional>
+#include <string_view>
+
+#include "model/name_index.h"
 
 namespace planck::cli {
 namespace {
@@ -16,14 +19,27 @@ double seconds_until(std::chrono::steady_clock::time_point deadline) {
 }  // namespace
 
 std::optional<oracle::Offsets> plan_offsets(const Plan& plan, const oracle::DevicePacking& d) {
-  std::map<std::string, Bytes> place;
-  for (const Placement& pl : plan.placements) place[pl.buffer] = pl.place;
+  // Plans mostly place the buffers in the order the items come, that of
+  // first appearance, so placement k is tried for item k first, and only a
+  // plan in another order is indexed by name.
+  std::optional<NameIndex> placed;  // by buffer name, into plan.placements
+  auto placement_of = [&](std::size_t k, const std::string& name) -> std::optional<std::size_t> {
+    if (k < plan.placements.size() && plan.placements[k].buffer == name) return k;
+    if (!placed) {
+      placed.emplace(plan.placements.size(),
+                     [&](std::size_t i) -> std::string_view { return plan.placements[i].buffer; });
+      placed->emplace_each(plan.placements.size(), [](std::size_t, std::size_t) {});
+    }
+    return placed->find(name);
+  };
   oracle::Offsets offsets;
-  for (const oracle::PackingItem& item : d.problem.items) {
-    auto it = place.find(item.name);
-    if (it == place.end() || it->second % kPlaceAlign != 0) return std::nullopt;
+  offsets.reserve(d.problem.items.size());
+  for (std::size_t k = 0; k < d.problem.items.size(); ++k) {
+    const oracle::PackingItem& item = d.problem.items[k];
+    const std::optional<std::size_t> at = placement_of(k, item.name);
+    if (!at || plan.placements[*at].place % kPlaceAlign != 0) return std::nullopt;
     // An item of no bytes takes no room anywhere; the oracle keeps those at 0.
-    offsets.push_back(item.size == 0 ? 0 : it->second / kPlaceAlign);
+    offsets.push_back(item.size == 0 ? 0 : plan.placements[*at].place / kPlaceAlign);
   }
   return offsets;
 }

@@ -19,7 +19,9 @@
 namespace planck::cli {
 
 // The offsets, in the oracle's 256-byte units, that `plan` gives the items
-// of `d`; nullopt when it leaves one unplaced or off the 256-byte grid.
+// of `d`; nullopt when it leaves one unplaced or off the 256-byte grid. For
+// a plan that places each buffer once (the judge of one that does not is the
+// checker).
 std::optional<oracle::Offsets> plan_offsets(const Plan& plan, const oracle::DevicePacking& d);
 
 struct DeviceQuality {

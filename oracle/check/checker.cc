@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
-#include <tuple>
+#include <memory_resource>
 #include <utility>
 
 #include "model/resolve.h"
@@ -16,10 +16,10 @@ namespace {
 // Some of the overlapping pairs among `placed`, as index pairs (x < y) in
 // ascending order: at least one whenever any pair overlaps.
 //
-// A sweep over time, arena by arena. Its events are, for each buffer with
-// bytes, an insertion at its first entry and a removal at its last entry + 1
-// (its bytes are free from then), sorted by arena, then time, removals
-// before insertions at the same time. `kept` holds live buffers that are
+// A sweep over time, in each arena apart. Its events are, for each buffer
+// with bytes, an insertion at its first entry and a removal at its last entry
+// + 1 (its bytes are free from then), in order of time, removals before
+// insertions at the same time. `kept` holds an arena's live buffers that are
 // pairwise disjoint in bytes, by address. An inserted buffer is compared
 // with the kept buffers that intersect it, a contiguous run in address order
 // since they are disjoint; each is reported, and a buffer that intersects
@@ -32,35 +32,48 @@ namespace {
 // (a, b), a inserted before b. At b's insertion, a is still live, since
 // last(a) >= first(b). If a is kept, b's walk meets it and reports (a, b);
 // if not, a was itself reported when inserted.
-// Each insertion costs O(log n) plus one per pair it reports.
+// The events are put in order by a counting sort on time, so sorting costs
+// O(n + entries); each insertion costs O(log n) plus one per pair it reports.
 std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
-    const std::vector<PlacedBuffer>& placed) {
-  struct Event {
-    std::size_t arena;
-    std::size_t time;
-    bool insert;  // false (a removal) sorts first
-    std::size_t item;
-    auto key() const { return std::tie(arena, time, insert, item); }
+    const std::vector<PlacedBuffer>& placed, std::size_t arenas) {
+  // An event is 2 * item + 1 for an insertion, 2 * item for a removal, at
+  // the time of its key: removals first at a time, then by item.
+  auto key = [&](std::size_t event) {
+    const Lifetime& life = placed[event / 2].life;
+    return event % 2 == 1 ? 2 * life.first + 1 : 2 * (life.last + 1);
   };
-  std::vector<Event> events;
+  auto has_bytes = [&](std::size_t i) { return placed[i].block.begin != placed[i].block.end; };
+  std::size_t keys = 0;
   for (std::size_t i = 0; i < placed.size(); ++i) {
-    const PlacedBuffer& x = placed[i];
-    if (x.block.begin == x.block.end) continue;  // no bytes, no overlap
-    events.push_back({x.arena, x.life.first, true, i});
-    events.push_back({x.arena, x.life.last + 1, false, i});
+    if (has_bytes(i)) keys = std::max(keys, key(2 * i) + 1);
   }
-  std::sort(events.begin(), events.end(),
-            [](const Event& x, const Event& y) { return x.key() < y.key(); });
+  // A counting sort, stable, taking the events in order of item.
+  std::vector<std::size_t> start(keys + 1, 0);
+  for (std::size_t i = 0; i < placed.size(); ++i) {
+    if (!has_bytes(i)) continue;  // no bytes, no overlap
+    ++start[key(2 * i + 1) + 1];
+    ++start[key(2 * i) + 1];
+  }
+  for (std::size_t k = 1; k <= keys; ++k) start[k] += start[k - 1];
+  std::vector<std::size_t> events(start[keys]);
+  for (std::size_t e = 0; e < 2 * placed.size(); ++e) {
+    if (has_bytes(e / 2)) events[start[key(e)]++] = e;
+  }
 
-  // Every removal follows its insertion within the same arena, so `kept`
-  // is empty whenever the sweep passes from one arena to the next.
-  std::map<Bytes, std::size_t> kept;  // block begin -> index into placed
+  // Each arena's kept buffers, their map nodes drawn from one pool that
+  // reuses them, as buffers come and go all the time.
+  std::pmr::unsynchronized_pool_resource nodes;
+  std::vector<std::pmr::map<Bytes, std::size_t>> kept_in;  // by arena: block begin -> index into placed
+  kept_in.reserve(arenas);
+  for (std::size_t a = 0; a < arenas; ++a) kept_in.emplace_back(&nodes);
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
-  for (const Event& event : events) {
-    const ByteRange& x = placed[event.item].block;
-    if (!event.insert) {
+  for (const std::size_t event : events) {
+    const std::size_t item = event / 2;
+    const ByteRange& x = placed[item].block;
+    std::pmr::map<Bytes, std::size_t>& kept = kept_in[placed[item].arena];
+    if (event % 2 == 0) {
       auto it = kept.find(x.begin);
-      if (it != kept.end() && it->second == event.item) kept.erase(it);
+      if (it != kept.end() && it->second == item) kept.erase(it);
       continue;
     }
     // The first kept buffer that may intersect x: the one starting at or
@@ -69,10 +82,10 @@ std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
     if (it != kept.begin() && placed[std::prev(it)->second].block.end > x.begin) --it;
     bool clashes = false;
     for (; it != kept.end() && placed[it->second].block.begin < x.end; ++it) {
-      pairs.emplace_back(std::min(event.item, it->second), std::max(event.item, it->second));
+      pairs.emplace_back(std::min(item, it->second), std::max(item, it->second));
       clashes = true;
     }
-    if (!clashes) kept.emplace(x.begin, event.item);
+    if (!clashes) kept.emplace(x.begin, item);
   }
   std::sort(pairs.begin(), pairs.end());
   return pairs;
@@ -105,7 +118,7 @@ Violation overlap(const Schedule& s, const Plan& p, const PlacedBuffer& x, const
 CheckReport check_plan(const Schedule& s, const Plan& p, std::size_t max_overlaps) {
   PlanRulesResult judged = judge_plan_rules(s, p, resolve(s, p), planned_buffers(s));
   CheckReport report{.violations = std::move(judged.violations)};
-  const std::vector<std::pair<std::size_t, std::size_t>> pairs = sweep_overlaps(judged.placed);
+  const std::vector<std::pair<std::size_t, std::size_t>> pairs = sweep_overlaps(judged.placed, p.arenas.size());
   const std::size_t listed = std::min(max_overlaps, pairs.size());
   for (std::size_t k = 0; k < listed; ++k) {
     report.violations.push_back(

@@ -12,9 +12,11 @@ constexpr std::size_t kNotTaken = static_cast<std::size_t>(-1);
 // of recursing, so that however deep loops nest, the depth costs heap, not
 // call stack. A stack item is an entry still to walk or a loop flag still to
 // take; a loop pushes its flag under its body so the flag comes after it.
+// The stack is the caller's, empty, so that one serves every entry.
+using TakeStack = std::vector<std::variant<const Entry*, const Arg*>>;
 template <class Take>
-void for_each_taken(const Entry& top, Take take) {
-  std::vector<std::variant<const Entry*, const Arg*>> stack{&top};
+void for_each_taken(const Entry& top, TakeStack& stack, Take take) {
+  stack.emplace_back(&top);
   while (!stack.empty()) {
     auto item = stack.back();
     stack.pop_back();
@@ -42,8 +44,9 @@ void for_each_taken(const Entry& top, Take take) {
 std::vector<Lifetime> taken_storage(const Schedule& s) {
   std::vector<Lifetime> taken;
   std::vector<std::size_t> index_of(s.storage.size(), kNotTaken);  // into `taken`
+  TakeStack stack;
   for (std::size_t entry = 0; entry < s.entries.size(); ++entry) {
-    for_each_taken(s.entries[entry], [&](StorageId id) {
+    for_each_taken(s.entries[entry], stack, [&](StorageId id) {
       if (index_of[id] == kNotTaken) {
         index_of[id] = taken.size();
         taken.push_back({.storage = id, .first = entry, .last = entry});

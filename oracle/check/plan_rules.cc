@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace planck::oracle {
@@ -157,32 +158,41 @@ class PlanRules {
   // buffers, and none on other devices.
   void judge_devices() {
     std::vector<std::string_view> devices;  // with planned buffers, in order of first use
-    std::unordered_map<std::string_view, std::vector<std::string>> buffers_on;
+    std::unordered_set<std::string_view> with_buffers;
+    const std::string* previous = nullptr;  // most buffers share the device of the one before
     for (const Lifetime& life : planned_) {
-      const Storage& st = s_.storage[life.storage];
-      auto [it, fresh] = buffers_on.try_emplace(st.device);
-      if (fresh) devices.push_back(st.device);
-      it->second.push_back(st.name);
+      const std::string& device = s_.storage[life.storage].device;
+      if (previous && device == *previous) continue;
+      previous = &device;
+      if (with_buffers.insert(device).second) devices.push_back(device);
     }
     std::unordered_map<std::string_view, std::vector<std::size_t>> arenas_on;
     for (std::size_t a = 0; a < p_.arenas.size(); ++a) {
       if (r_.arenas[a].first == a) arenas_on[p_.arenas[a].device].push_back(a);
     }
+    // The devices without exactly one arena, each reported with its buffers.
+    std::vector<Violation> wrong;
+    std::unordered_map<std::string_view, std::size_t> wrong_index;  // device -> into wrong
     for (std::string_view device : devices) {
       const std::vector<std::size_t>& arenas = arenas_on[device];
       if (arenas.size() == 1) continue;
-      Violation v{.rule = Rule::DeviceArenas,
-                  .buffers = std::move(buffers_on[device]),
-                  .devices = {std::string(device)}};
+      wrong_index.emplace(device, wrong.size());
+      Violation& v = wrong.emplace_back(Violation{.rule = Rule::DeviceArenas, .devices = {std::string(device)}});
       for (std::size_t a : arenas) {
         v.arenas.push_back(p_.arenas[a].name);
         v.plan_lines.push_back(p_.arenas[a].pos.line);
       }
-      report(std::move(v));
     }
+    if (!wrong.empty()) {
+      for (const Lifetime& life : planned_) {
+        const Storage& st = s_.storage[life.storage];
+        if (auto it = wrong_index.find(st.device); it != wrong_index.end()) wrong[it->second].buffers.push_back(st.name);
+      }
+    }
+    for (Violation& v : wrong) report(std::move(v));
     for (std::size_t a = 0; a < p_.arenas.size(); ++a) {
       const Arena& arena = p_.arenas[a];
-      if (r_.arenas[a].first == a && !buffers_on.contains(arena.device)) {
+      if (r_.arenas[a].first == a && !with_buffers.contains(arena.device)) {
         report({.rule = Rule::DeviceArenas,
                 .arenas = {arena.name},
                 .devices = {arena.device},

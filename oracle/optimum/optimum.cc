@@ -5,6 +5,7 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -38,7 +39,8 @@ struct Part {
   PackingProblem problem;            // its items, in bytes, for the checker
   std::vector<UnitItem> units;       // its items, sizes divided by `unit`
   Bytes unit = 1;                    // the gcd of its sizes
-  std::size_t pairs = 0;             // pairs of its items alive together
+  std::optional<std::size_t> pairs;  // pairs of its items alive together, once a search may need them
+  Bytes peak = 0;                    // the most bytes alive at once
   Bytes lower = 0;                   // proven: no smaller arena fits
   std::string lower_by = "peak";
   Bytes upper = 0;                   // the arena of `best`
@@ -102,8 +104,8 @@ Status Solver::set_up_parts() {
     for (const PackingItem& item : part.problem.items) {
       part.units.push_back({static_cast<std::int64_t>(item.size / part.unit), item.lower, item.upper});
     }
-    part.pairs = pairs_alive_together(part.units);
-    part.lower = peak_live(part.problem);
+    part.peak = peak_live(part.problem);
+    part.lower = part.peak;
     // Greedy by size takes time quadratic in a part's items: past the
     // deadline, the part's items stacked one above another stand instead.
     std::optional<std::vector<std::int64_t>> greedy = best_greedy_by_size(part.units, deadline_);
@@ -176,7 +178,9 @@ Result<Answer> Solver::fit_part(Part& part, Bytes capacity, Clock::time_point un
     return *part.z3;
   };
 
-  const bool search_fits_part = options_.use_search && part.pairs <= kSearchMaxPairs;
+  // Counted only here, after the clock: it sorts the part's items twice.
+  if (options_.use_search && !part.pairs) part.pairs = pairs_alive_together(part.units);
+  const bool search_fits_part = options_.use_search && *part.pairs <= kSearchMaxPairs;
   if (search_fits_part) {
     const Clock::time_point now = Clock::now();
     const Fit quick = skyline_fit(part.units, units,
@@ -321,7 +325,8 @@ Status Solver::minimize() {
 OptimumResult Solver::result() const {
   OptimumResult r;
   r.parts = parts_.size();
-  r.peak = peak_live(problem_);
+  // The parts are apart in time, and the items left out of them have no bytes.
+  for (const Part& part : parts_) r.peak = std::max(r.peak, part.peak);
   r.lower_bound = lower();
   r.upper_bound = upper();
   r.offsets.assign(problem_.items.size(), 0);

@@ -1,10 +1,32 @@
 #include "oracle/optimum/optimum_problem.h"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
 namespace planck::oracle {
+namespace {
+
+// The indices of the items that `keep`, by start, equal starts in index
+// order: a stable sort by start, done on (start, index) pairs, which the
+// sort reads in place.
+template <class Keep>
+std::vector<std::size_t> by_start(const PackingProblem& p, Keep keep) {
+  std::vector<std::pair<std::int64_t, std::size_t>> keyed;
+  keyed.reserve(p.items.size());
+  for (std::size_t i = 0; i < p.items.size(); ++i) {
+    if (keep(p.items[i])) keyed.emplace_back(p.items[i].lower, i);
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<std::size_t> order;
+  order.reserve(keyed.size());
+  for (const auto& k : keyed) order.push_back(k.second);
+  return order;
+}
+
+}  // namespace
 
 Status check_problem(const PackingProblem& p) {
   Bytes total = 0;
@@ -80,11 +102,7 @@ std::string placement_error(const PackingProblem& p, const Offsets& offsets,
   }
   // Every pair alive together, found by walking the items in order of start:
   // the items after one that start before it ends.
-  std::vector<std::size_t> order(p.items.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return p.items[a].lower < p.items[b].lower;
-  });
+  const std::vector<std::size_t> order = by_start(p, [](const PackingItem&) { return true; });
   for (std::size_t x = 0; x < order.size(); ++x) {
     const std::size_t i = order[x];
     for (std::size_t y = x + 1; y < order.size() && p.items[order[y]].lower < p.items[i].upper; ++y) {
@@ -105,13 +123,7 @@ std::string placement_error(const PackingProblem& p, const Offsets& offsets,
 }
 
 std::vector<std::vector<std::size_t>> independent_parts(const PackingProblem& p) {
-  std::vector<std::size_t> order;
-  for (std::size_t i = 0; i < p.items.size(); ++i) {
-    if (p.items[i].size > 0) order.push_back(i);
-  }
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return p.items[a].lower < p.items[b].lower;
-  });
+  const std::vector<std::size_t> order = by_start(p, [](const PackingItem& item) { return item.size > 0; });
   std::vector<std::vector<std::size_t>> parts;
   std::int64_t reach = 0;  // the latest end among the items of the current part
   for (std::size_t i : order) {

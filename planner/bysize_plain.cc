@@ -1,0 +1,63 @@
+// bysize's placement rule as SPEC section 6 states it, each buffer compared
+// with every buffer placed before it: O(n^2) per device. The oracle the fast
+// bysize (bysize.cc) is tested against, plan for plan; not in the registry.
+//
+// Buffers go, largest first, each to the lowest gap that fits it between the
+// [offset, offset + size) ranges of the buffers already placed that are alive
+// with it, scanning those ranges by offset from 0; with no such gap it goes
+// above them all. The paper takes the smallest fitting gap; SPEC section 6
+// takes the lowest, which keeps every buffer as low as it can go.
+
+#include <algorithm>
+#include <optional>
+
+#include "planner/per_device.h"
+#include "planner/plain_planners.h"
+
+namespace planck {
+namespace {
+
+// Quick enough, or a test oracle, so it never stops early.
+Result<std::vector<Bytes>> place_by_size_plain(const std::vector<PlannedBuffer>& buffers, const Deadline&) {
+  std::vector<Bytes> offset(buffers.size());
+  std::vector<std::size_t> placed;  // by offset; equal offsets in order of placing
+  placed.reserve(buffers.size());
+
+  for (std::size_t b : by_size_descending(buffers)) {
+    // The lowest byte above every range scanned so far that is alive with b.
+    Bytes floor = 0;
+    std::optional<Bytes> at;
+    for (std::size_t p : placed) {
+      if (!overlap_in_time(buffers[p], buffers[b])) continue;
+      if (offset[p] >= floor && offset[p] - floor >= buffers[b].size) {
+        at = floor;
+        break;
+      }
+      // A placed range's end was checked when it was placed.
+      floor = std::max(floor, offset[p] + buffers[p].size);
+    }
+    if (!at) {
+      if (!checked_add(floor, buffers[b].size)) {
+        return overflow_error(*buffers[b].storage, "the buffers alive with it stacked");
+      }
+      at = floor;
+    }
+    offset[b] = *at;
+    auto pos = std::upper_bound(placed.begin(), placed.end(), *at,
+                                [&](Bytes value, std::size_t p) { return value < offset[p]; });
+    placed.insert(pos, b);
+  }
+  return offset;
+}
+
+class BySizePlainPlanner final : public Planner {
+ public:
+  std::string_view name() const override { return "bysize_plain"; }
+  Result<Plan> plan(const Schedule& s) const override { return plan_per_device(s, place_by_size_plain); }
+};
+
+}  // namespace
+
+std::unique_ptr<Planner> make_bysize_plain_planner() { return std::make_unique<BySizePlainPlanner>(); }
+
+}  // namespace planck
