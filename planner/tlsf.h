@@ -54,23 +54,25 @@ class Tlsf {
   Bytes capacity() const { return capacity_; }
 
  private:
-  // Neither a block start nor a queue link: every block starts below capacity.
-  static constexpr Bytes kNone = ~Bytes{0};
+  using BlockId = std::uint32_t;  // an index into blocks_
+  static constexpr BlockId kNone = ~BlockId{0};
 
-  // A block, keyed by its start; its right neighbour starts at start + size.
-  // Free blocks are chained through their bin's queue by start address, so
-  // the state is plain values (copies stay valid) and taking a block out of
-  // the middle of its queue is O(1).
+  // A block; its neighbours in address order and, while it is free, in its
+  // bin's queue, are linked by id, so that taking a block out of the middle
+  // of its queue or merging it with a neighbour is O(1) with no lookup. The
+  // state is plain values (copies stay valid).
   struct BlockState {
+    Bytes start = 0;
     Bytes size = 0;
-    Bytes left = kNone;       // start of the block to the left
+    BlockId left = kNone;   // the block before it in address order
+    BlockId right = kNone;  // the block after it
     bool used = false;
-    Bytes queue_prev = kNone; // free only: neighbours in the bin's queue
-    Bytes queue_next = kNone;
+    BlockId queue_prev = kNone;  // free only: neighbours in the bin's queue
+    BlockId queue_next = kNone;
   };
   struct Queue {
-    Bytes front = kNone;
-    Bytes back = kNone;
+    BlockId front = kNone;
+    BlockId back = kNone;
   };
 
   Tlsf(Bytes capacity, Bytes block_size, int second_level_bits);
@@ -79,15 +81,21 @@ class Tlsf {
   std::size_t bin_index(Bin b) const;
   // The first non-empty bin at or after `from` in search order, if any.
   std::optional<Bin> find_bin(Bin from) const;
-  void insert_free(Bytes start, BlockState& block);
-  void remove_free(BlockState& block);
+  // A new block at `start`, found by its start from then on.
+  BlockId new_block(Bytes start, Bytes size);
+  // Forgets a block merged into its left neighbour; its id is reused.
+  void drop_block(BlockId id);
+  void insert_free(BlockId id);
+  void remove_free(BlockId id);
 
   Bytes capacity_;
   Bytes block_size_;
   int l_;          // L = bitlen(C)
   int max_l1_;     // bitlen(capacity)
   int l2_count_;   // second-level bins a level can reach: 2^(L-1)
-  std::unordered_map<Bytes, BlockState> blocks_;
+  std::vector<BlockState> blocks_;               // by id; ids of dropped blocks are reused
+  std::vector<BlockId> dropped_;                 // ids free for new blocks
+  std::unordered_map<Bytes, BlockId> starting_;  // the block that starts at each address
   std::vector<Queue> bins_;             // (max_l1_ + 1) * l2_count_ queues
   std::vector<std::uint64_t> l2_bits_;  // per l1: bit l2 set iff that queue is non-empty
   std::uint64_t l1_bits_ = 0;           // bit l1 - 1 set iff level l1 holds a free block
