@@ -74,18 +74,18 @@ TlsfRun tlsf_run(const Schedule& s) {
 
 void tlsf_allocator(benchmark::State& state, Shape shape, std::size_t buffers) {
   const TlsfRun run = tlsf_run(chain(shape, buffers));
-  std::vector<Bytes> place(buffers);
+  std::vector<Tlsf::Allocation> placed(buffers);
   const HeapPeak heap;
   for (auto _ : state) {
     std::vector<Tlsf> tlsf(run.devices, *Tlsf::create(run.capacity, kPlaceAlign, 32));
     for (const Call& c : run.calls) {
       if (c.alloc) {
-        place[c.buffer] = *tlsf[c.device].alloc(*c.alloc);
-      } else if (!tlsf[c.device].free(place[c.buffer])) {
+        placed[c.buffer] = *tlsf[c.device].alloc_block(*c.alloc);
+      } else if (!tlsf[c.device].free_block(placed[c.buffer].block)) {
         state.SkipWithError("a free failed");
       }
     }
-    benchmark::DoNotOptimize(place);
+    benchmark::DoNotOptimize(placed);
   }
   heap.report(state);
   report_per_buffer(state, buffers);

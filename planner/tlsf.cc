@@ -78,13 +78,19 @@ Tlsf::BlockId Tlsf::new_block(Bytes start, Bytes size) {
   }
   blocks_[id].start = start;
   blocks_[id].size = size;
-  starting_[start] = id;
+  if (indexed_) starting_[start] = id;
   return id;
 }
 
 void Tlsf::drop_block(BlockId id) {
-  starting_.erase(blocks_[id].start);
+  if (indexed_) starting_.erase(blocks_[id].start);
   dropped_.push_back(id);
+}
+
+void Tlsf::index_starts() {
+  indexed_ = true;
+  if (capacity_ == 0) return;
+  for (BlockId at = kFirst; at != kNone; at = blocks_[at].right) starting_[blocks_[at].start] = at;
 }
 
 void Tlsf::insert_free(BlockId id) {
@@ -139,6 +145,12 @@ std::optional<Tlsf::Bin> Tlsf::find_bin(Bin from) const {
 }
 
 std::optional<Bytes> Tlsf::alloc(Bytes r) {
+  const std::optional<Allocation> a = alloc_block(r);
+  if (!a) return std::nullopt;
+  return a->start;
+}
+
+std::optional<Tlsf::Allocation> Tlsf::alloc_block(Bytes r) {
   Bytes need = std::max(block_size_, r);
   // bitlen(need) >= bitlen(B) >= L, so the shift is at least 0.
   std::optional<Bytes> s = checked_round_up(need, Bytes{1} << (bitlen(need) - l_));
@@ -163,7 +175,7 @@ std::optional<Bytes> Tlsf::alloc(Bytes r) {
     blocks_[id].right = rest;
     insert_free(rest);
   }
-  return start;
+  return Allocation{start, id};
 }
 
 Status Tlsf::free(Bytes addr) {
@@ -171,13 +183,21 @@ Status Tlsf::free(Bytes addr) {
     return Error{"", fmt::format("free({}): the address is past the end of the arena ({} bytes)",
                                  addr, capacity_)};
   }
+  if (!indexed_) index_starts();
   auto it = starting_.find(addr);
   if (it == starting_.end()) {
     return Error{"", fmt::format("free({}): no block starts at this address", addr)};
   }
-  const BlockId freed = it->second;
-  if (!blocks_[freed].used) {
+  if (!blocks_[it->second].used) {
     return Error{"", fmt::format("free({}): the block at this address is already free", addr)};
+  }
+  return free_block(it->second);
+}
+
+Status Tlsf::free_block(BlockId freed) {
+  // A dropped id sits in dropped_ and was marked free when its block merged.
+  if (freed >= blocks_.size() || !blocks_[freed].used) {
+    return Error{"", fmt::format("free of block {}: no used block has this id", freed)};
   }
   blocks_[freed].used = false;
   insert_free(freed);
@@ -204,7 +224,7 @@ Status Tlsf::free(Bytes addr) {
 std::vector<Tlsf::Block> Tlsf::blocks() const {
   std::vector<Block> out;
   if (capacity_ == 0) return out;
-  for (BlockId at = starting_.at(0); at != kNone; at = blocks_[at].right) {
+  for (BlockId at = kFirst; at != kNone; at = blocks_[at].right) {
     out.push_back({blocks_[at].start, blocks_[at].size, blocks_[at].used});
   }
   return out;
