@@ -101,7 +101,9 @@ Token Lexer::scan() {
       continue;
     }
     const SourcePos pos = cur_.pos();
-    if (std::string_view end = cur_.take_line_end(); !end.empty()) return {Tok::Newline, end, pos};
+    if (c == '\n' || c == '\r') {  // only these can start a line end
+      if (std::string_view end = cur_.take_line_end(); !end.empty()) return {Tok::Newline, end, pos};
+    }
     if (is_control(c)) return {Tok::Bad, cur_.take(1), pos};
     if (Tok punct = punctuation(c); punct != Tok::Word) return {punct, cur_.take(1), pos};
     return {Tok::Word, cur_.take_until(ends_word), pos};
