@@ -1,58 +1,141 @@
-// Time to plan, check and parse large generated schedules.
-//   build/dev/bench/plan_bench --benchmark_filter=100000
+// The planners and their stages: the lifetimes (SPEC section 3, rules 1 to
+// 3), the TLSF allocator alone, each planner from schedule to plan, and the
+// rewrite of rule 8.
+//   build/dev/bench/plan_bench --benchmark_filter='plan/tlsf/flat'
+
+#include <algorithm>
+#include <optional>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
-#include "model/text.h"
-#include "oracle/check/checker.h"
+#include "bench/chains.h"
+#include "bench/memory.h"
 #include "planner/planner.h"
-#include "properties/chain.h"
+#include "planner/rewrite.h"
+#include "planner/rules.h"
+#include "planner/tlsf.h"
 
 namespace planck::bench {
 namespace {
 
-// A chain of `buffers` kernels (properties/chain.h), the same for every run.
-Schedule chain(std::int64_t buffers) {
-  gen::SeededChoices choices(1);
-  return gen::generate_chain_schedule(choices, gen::ChainOptions{.buffers = static_cast<std::size_t>(buffers)});
+// greedy, bysize (and best, which runs them) take time quadratic in the
+// buffers of a device: they run up to this size.
+constexpr std::size_t kQuadraticPlanners = 100'000;
+
+void lifetimes(benchmark::State& state, Shape shape, std::size_t buffers) {
+  const Schedule& s = chain(shape, buffers);
+  const HeapPeak heap;
+  for (auto _ : state) benchmark::DoNotOptimize(planned_lifetimes(s));
+  heap.report(state);
+  report_per_buffer(state, buffers);
 }
 
-void BM_PlanTlsf(benchmark::State& state) {
-  const Schedule s = chain(state.range(0));
-  auto planner = make_planner("tlsf");
-  for (auto _ : state) {
-    auto plan = planner->plan(s);
-    if (!plan) state.SkipWithError(plan.error().message().c_str());
-    benchmark::DoNotOptimize(plan);
-  }
-  state.SetItemsProcessed(state.iterations() * state.range(0));
-}
-BENCHMARK(BM_PlanTlsf)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+// One call of the reference planner's TLSF run: an alloc of `size` bytes
+// for lifetime `buffer`, or the free of its place.
+struct Call {
+  std::size_t device;
+  std::size_t buffer;
+  std::optional<Bytes> alloc;
+};
 
-void BM_CheckPlan(benchmark::State& state) {
-  const Schedule s = chain(state.range(0));
-  const Plan plan = *make_planner("tlsf")->plan(s);
-  for (auto _ : state) {
-    auto violations = oracle::check_plan(s, plan);
-    if (!violations.empty()) state.SkipWithError("the reference plan failed the checker");
-    benchmark::DoNotOptimize(violations);
-  }
-  state.SetItemsProcessed(state.iterations() * state.range(0));
-}
-BENCHMARK(BM_CheckPlan)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+// The reference planner's allocators and calls on a schedule (SPEC section
+// 3, rules 5 and 6): opens and closes by time, closes first at equal times.
+struct TlsfRun {
+  std::size_t devices = 0;
+  Bytes capacity = 0;
+  std::vector<Call> calls;
+};
 
-void BM_ParseSchedule(benchmark::State& state) {
-  const std::string text = print_schedule(chain(state.range(0)));
-  for (auto _ : state) {
-    auto s = parse_schedule(text, "synthetic.sched");
-    if (!s) state.SkipWithError(s.error().message().c_str());
-    benchmark::DoNotOptimize(s);
+TlsfRun tlsf_run(const Schedule& s) {
+  const std::vector<Lifetime> lives = planned_lifetimes(s);
+  const std::vector<Bytes> sizes = *rounded_sizes(s, lives);
+  std::vector<std::size_t> device_of(lives.size());
+  const std::vector<DeviceGroup> groups = group_by_device(s, lives);
+  for (std::size_t d = 0; d < groups.size(); ++d) {
+    for (std::size_t i : groups[d].buffers) device_of[i] = d;
   }
-  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(text.size()));
+  TlsfRun run{.devices = groups.size()};
+  for (Bytes size : sizes) run.capacity += 2 * std::max(kPlaceAlign, size);
+  struct Timed {
+    std::size_t time;
+    Call call;
+  };
+  std::vector<Timed> timed;
+  for (std::size_t i = 0; i < lives.size(); ++i) timed.push_back({lives[i].first, {device_of[i], i, sizes[i]}});
+  for (std::size_t i = 0; i < lives.size(); ++i) timed.push_back({lives[i].last + 1, {device_of[i], i, {}}});
+  std::stable_sort(timed.begin(), timed.end(), [](const Timed& a, const Timed& b) {
+    if (a.time != b.time) return a.time < b.time;
+    return !a.call.alloc && b.call.alloc;
+  });
+  for (const Timed& t : timed) run.calls.push_back(t.call);
+  return run;
 }
-BENCHMARK(BM_ParseSchedule)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+void tlsf_allocator(benchmark::State& state, Shape shape, std::size_t buffers) {
+  const TlsfRun run = tlsf_run(chain(shape, buffers));
+  std::vector<Tlsf::Allocation> placed(buffers);
+  const HeapPeak heap;
+  for (auto _ : state) {
+    std::vector<Tlsf> tlsf(run.devices, *Tlsf::create(run.capacity, kPlaceAlign, 32));
+    for (const Call& c : run.calls) {
+      if (c.alloc) {
+        placed[c.buffer] = *tlsf[c.device].alloc_block(*c.alloc);
+      } else if (!tlsf[c.device].free_block(placed[c.buffer].block)) {
+        state.SkipWithError("a free failed");
+      }
+    }
+    benchmark::DoNotOptimize(placed);
+  }
+  heap.report(state);
+  report_per_buffer(state, buffers);
+}
+
+template <const char* kPlanner>
+void plan(benchmark::State& state, Shape shape, std::size_t buffers) {
+  const Schedule& s = chain(shape, buffers);
+  const auto planner = make_planner(kPlanner);
+  const HeapPeak heap;
+  for (auto _ : state) {
+    auto p = planner->plan(s);
+    if (!p) state.SkipWithError(p.error().message().c_str());
+    benchmark::DoNotOptimize(p);
+  }
+  heap.report(state);
+  report_per_buffer(state, buffers);
+}
+
+void rewrite_schedule(benchmark::State& state, Shape shape, std::size_t buffers) {
+  const Schedule& s = chain(shape, buffers);
+  const Plan p = *make_planner("tlsf")->plan(s);
+  const HeapPeak heap;
+  for (auto _ : state) {
+    auto out = rewrite(s, p);
+    if (!out) state.SkipWithError(out.error().message().c_str());
+    benchmark::DoNotOptimize(out);
+  }
+  heap.report(state);
+  report_per_buffer(state, buffers);
+}
+
+constexpr char kTlsf[] = "tlsf";
+constexpr char kGreedy[] = "greedy";
+constexpr char kBySize[] = "bysize";
+constexpr char kNaive[] = "naive";
+constexpr char kBest[] = "best";
 
 }  // namespace
 }  // namespace planck::bench
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  using namespace planck::bench;
+  register_chains("lifetimes", lifetimes);
+  register_chains("tlsf_allocator", tlsf_allocator);
+  register_chains("plan/tlsf", plan<kTlsf>);
+  register_chains("plan/greedy", plan<kGreedy>, kQuadraticPlanners);
+  register_chains("plan/bysize", plan<kBySize>, kQuadraticPlanners);
+  register_chains("plan/naive", plan<kNaive>);
+  register_chains("plan/best", plan<kBest>, kQuadraticPlanners);
+  register_chains("rewrite", rewrite_schedule);
+  return run_benchmarks(argc, argv);
+}

@@ -8,13 +8,6 @@
 
 namespace planck {
 
-bool is_control(char c) {
-  const auto byte = static_cast<unsigned char>(c);
-  return byte < 0x20 || byte == 0x7f;
-}
-
-bool is_blank(char c) { return c == ' ' || c == '\t'; }
-
 std::size_t find_control(std::string_view text, bool tab_is_blank) {
   const auto it = std::find_if(text.begin(), text.end(),
                                [&](char c) { return is_control(c) && !(tab_is_blank && c == '\t'); });
@@ -42,10 +35,8 @@ std::string quoted(std::string_view word) {
   return out;
 }
 
-int one_based(std::size_t offset) { return offset < INT_MAX ? static_cast<int>(offset) + 1 : INT_MAX; }
-
 Result<Bytes> parse_decimal(std::string_view text, std::string_view what) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) {
+  if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return Error{"", fmt::format("{} {} is not a decimal number", what, quoted(text))};
   }
   Bytes value = 0;
@@ -77,17 +68,12 @@ Result<Bytes> Cursor::decimal(const Word& word, std::string_view what) const {
   return value;
 }
 
-std::string_view Cursor::take(std::size_t n) {
-  const std::string_view taken = text_.substr(i_, n);
-  i_ += taken.size();
-  return taken;
-}
-
 std::string_view Cursor::take_line_end() {
   const std::size_t start = i_;
-  if (starts_with("\n")) {
+  const std::size_t left = text_.size() - i_;
+  if (left >= 1 && text_[i_] == '\n') {
     i_ += 1;
-  } else if (starts_with("\r\n")) {
+  } else if (left >= 2 && text_[i_] == '\r' && text_[i_ + 1] == '\n') {
     i_ += 2;
   } else {
     return {};

@@ -4,6 +4,7 @@
 // the error for a place in it, words and decimal numbers. Each reader keeps
 // only its grammar.
 
+#include <climits>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -15,11 +16,15 @@
 namespace planck {
 
 // A control byte: below 0x20, or 0x7f. No text format takes one, but for its
-// line ends and, where it has blanks between words, the tab.
-bool is_control(char c);
+// line ends and, where it has blanks between words, the tab. Defined here,
+// as the two below, since the readers ask it of every byte.
+inline bool is_control(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return byte < 0x20 || byte == 0x7f;
+}
 
 // A blank between words: a space or a tab.
-bool is_blank(char c);
+inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 // Where the first control byte of `text` is, or npos. With `tab_is_blank`
 // (.sched and .plan) a tab is not one; a CSV has no blanks and refuses it.
@@ -35,7 +40,9 @@ std::string quoted(std::string_view word);
 
 // The 1-based line or column of a 0-based count, saturated: positions only
 // appear in messages.
-int one_based(std::size_t offset);
+inline int one_based(std::size_t offset) {
+  return offset < INT_MAX ? static_cast<int>(offset) + 1 : INT_MAX;
+}
 
 // A number of decimal digits only, below kMaxBytes. The error has no place
 // (the caller knows it) and says "<what> `<text>` is not a decimal number"
@@ -85,7 +92,11 @@ class Cursor {
   SourcePos pos() const { return {line_, one_based(i_ - line_start_)}; }
 
   // The next n bytes, none of them a "\n", moved past.
-  std::string_view take(std::size_t n);
+  std::string_view take(std::size_t n) {
+    const std::string_view taken = text_.substr(i_, n);
+    i_ += taken.size();
+    return taken;
+  }
 
   // The bytes from the cursor up to the first one `stop` holds for (or the
   // end of the text), moved past; `stop` must hold for '\n'.

@@ -1,6 +1,5 @@
 #pragma once
-// The first index of each name among a list of up to a fixed number of
-// names: a hash table with open addressing, each slot 8 bytes, an index and
+// The first index of each name among a list of names: a hash table with open addressing, each slot 8 bytes, an index and
 // part of the name's hash. std::unordered_map reaches an entry through a
 // bucket and a node of its own, a few cache misses per name; with a million
 // names, as a large schedule and its plan have, those misses were most of the
@@ -27,12 +26,13 @@ class NameIndex {
   // The name of each index, for as long as the index lives.
   using NameOf = std::function<std::string_view(std::size_t)>;
 
-  // Room for `capacity` names (below 2^32 - 1), name_of(k) the name of index k.
+  // Room for `capacity` names before the table grows, name_of(k) the name
+  // of index k. Indexes are below 2^32 - 1.
   NameIndex(std::size_t capacity, NameOf name_of);
 
   // Adds name_of(index) with its index unless the name is there already.
   // Returns the index the name has (index itself, or the earlier one) and
-  // whether it was added. At most `capacity` names may be added.
+  // whether it was added. The table doubles when it would pass half full.
   std::pair<std::size_t, bool> emplace(std::size_t index) { return emplace(index, hash(name_of_(index))); }
 
   std::optional<std::size_t> find(std::string_view name) const;
@@ -67,11 +67,14 @@ class NameIndex {
   std::size_t home(std::uint64_t hash) const { return hash & (slots_.size() - 1); }
 
   std::pair<std::size_t, bool> emplace(std::size_t index, std::uint64_t hash);
+  // Twice the slots, every name rehashed into them.
+  void grow();
   // The slot holding name, or the empty slot where it would go.
   std::size_t slot_of(std::string_view name, std::uint64_t hash) const;
 
   NameOf name_of_;
-  std::vector<Slot> slots_;  // a power of two, at least twice the capacity
+  std::vector<Slot> slots_;  // a power of two, at least twice the names held
+  std::size_t count_ = 0;    // the names held
 };
 
 }  // namespace planck

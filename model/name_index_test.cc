@@ -49,6 +49,21 @@ TEST(NameIndex, TheEmptyNameIsANameLikeAnyOther) {
   EXPECT_EQ(index.find("x"), std::nullopt);
 }
 
+TEST(NameIndex, AnIndexGrowsPastItsFirstCapacity) {
+  // Room for one name at first; a thousand make the table double many times.
+  std::vector<std::string> names;
+  names.reserve(1000);
+  NameIndex index(1, names_of(names));
+  for (int i = 0; i < 1000; ++i) {
+    names.push_back("t" + std::to_string(i));
+    EXPECT_EQ(index.emplace(names.size() - 1), std::make_pair(names.size() - 1, true));
+  }
+  for (std::size_t i = 0; i < names.size(); ++i) EXPECT_EQ(index.find(names[i]), i) << names[i];
+  EXPECT_EQ(index.emplace(7), std::make_pair(std::size_t{7}, false));
+  EXPECT_EQ(index.find("t1000"), std::nullopt);
+  EXPECT_EQ(index.find(""), std::nullopt);
+}
+
 TEST(NameIndex, AnIndexWithoutNamesFindsNothing) {
   const std::vector<std::string> names;
   NameIndex index(0, names_of(names));

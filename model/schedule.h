@@ -46,14 +46,16 @@ std::string_view storage_kind_name(StorageKind k);
 // A device whose name starts with "DISK" is a disk; its storage is never planned.
 bool is_disk(std::string_view device);
 
+// The small members sit together, so that a schedule of a million buffers
+// holds no padding between them.
 struct Storage {
   StorageKind kind = StorageKind::Buffer;
   std::string name;
   std::string device;
   Dtype dtype = Dtype::Int8;
+  bool held = false;  // buffer only: its contents outlive the schedule
   Bytes bytes = 0;
   Bytes phase = 0;    // buffer only: it starts at an address = phase (mod 256)
-  bool held = false;  // buffer only: its contents outlive the schedule
   SourcePos pos;
 };
 
@@ -63,10 +65,10 @@ using StorageId = std::uint32_t;  // index into Schedule::storage
 struct Arg {
   enum class Kind : std::uint8_t { Storage, Shrink, Bitcast, After };
   Kind kind = Kind::Storage;
+  Dtype dtype = Dtype::Int8;  // Kind::Bitcast
   StorageId storage = 0;  // Kind::Storage
   Bytes start = 0;        // Kind::Shrink: bytes of the base
   Bytes length = 0;       // Kind::Shrink
-  Dtype dtype = Dtype::Int8;  // Kind::Bitcast
   std::vector<Arg> base;  // the viewed argument: one for a view, none for storage
   SourcePos pos;
 };

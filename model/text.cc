@@ -1,12 +1,12 @@
 #include "model/text.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -14,6 +14,7 @@
 
 #include "model/file.h"
 #include "model/lexical.h"
+#include "model/name_index.h"
 
 namespace planck {
 namespace {
@@ -31,10 +32,17 @@ struct Token {
   SourcePos pos;
 };
 
-bool ends_word(char c) {
-  constexpr std::string_view kEnds = " (),{}=#";
-  return kEnds.find(c) != std::string_view::npos || is_control(c);
-}
+// Which bytes end a word, one lookup per byte: the lexer's inner loop.
+constexpr std::array<bool, 256> kEndsWord = [] {
+  std::array<bool, 256> ends{};
+  for (int c = 0; c < 0x20; ++c) ends[c] = true;  // control bytes, tab and line ends included
+  ends[0x7f] = true;
+  for (char c : std::string_view(" (),{}=#")) ends[static_cast<unsigned char>(c)] = true;
+  return ends;
+}();
+
+bool ends_word(char c) { return kEndsWord[static_cast<unsigned char>(c)]; }
+bool is_not_blank(char c) { return !is_blank(c); }
 
 // A comment runs to the line end; a control byte inside it ends it too, to be
 // reported as itself.
@@ -85,7 +93,7 @@ Token Lexer::scan() {
     if (cur_.at_end()) return {Tok::End, {}, cur_.pos()};
     const char c = cur_.peek();
     if (is_blank(c)) {
-      cur_.take(1);
+      cur_.take_until(is_not_blank);
       continue;
     }
     if (c == '#') {
@@ -93,7 +101,9 @@ Token Lexer::scan() {
       continue;
     }
     const SourcePos pos = cur_.pos();
-    if (std::string_view end = cur_.take_line_end(); !end.empty()) return {Tok::Newline, end, pos};
+    if (c == '\n' || c == '\r') {  // only these can start a line end
+      if (std::string_view end = cur_.take_line_end(); !end.empty()) return {Tok::Newline, end, pos};
+    }
     if (is_control(c)) return {Tok::Bad, cur_.take(1), pos};
     if (Tok punct = punctuation(c); punct != Tok::Word) return {punct, cur_.take(1), pos};
     return {Tok::Word, cur_.take_until(ends_word), pos};
@@ -149,9 +159,15 @@ std::optional<Arg::Kind> view_kind(std::string_view word) {
 // most kMaxNesting deep; views are parsed with an explicit stack.
 class Parser {
  public:
-  Parser(std::string_view text, std::string_view file) : cur_(text, file), lex_(cur_) {
+  Parser(std::string_view text, std::string_view file)
+      : cur_(text, file),
+        lex_(cur_),
+        names_(64, [this](std::size_t id) -> std::string_view { return schedule_.storage[id].name; }) {
     schedule_.source = std::string(file);
   }
+  // names_ reads the storage through this parser.
+  Parser(const Parser&) = delete;
+  Parser& operator=(const Parser&) = delete;
 
   Result<Schedule> run();
 
@@ -195,8 +211,8 @@ class Parser {
   Cursor cur_;
   Lexer lex_;
   Schedule schedule_;
-  // Names point into the text being parsed, which outlives the parser.
-  std::unordered_map<std::string_view, StorageId> names_;
+  NameIndex names_;
+  std::vector<Arg> args_;  // the arguments of the call being parsed
 };
 
 Result<Schedule> Parser::run() {
@@ -289,8 +305,8 @@ Status Parser::parse_declaration(const Token& keyword, StorageKind kind) {
             "{} is not a valid storage name (letters, digits, `_` and `.`, starting with a letter or `_`)",
             quoted(name.text)));
   }
-  if (auto it = names_.find(name.text); it != names_.end()) {
-    const SourcePos first = schedule_.storage[it->second].pos;
+  if (const std::optional<std::size_t> earlier = names_.find(name.text)) {
+    const SourcePos first = schedule_.storage[*earlier].pos;
     return error_at(name.pos, fmt::format("duplicate name {}, first declared at {}:{}", quoted(name.text),
                                           first.line, first.col));
   }
@@ -309,8 +325,8 @@ Status Parser::parse_declaration(const Token& keyword, StorageKind kind) {
 
   PLANCK_TRY(parse_options(st));
   PLANCK_TRY(end_statement());
-  names_.emplace(name.text, static_cast<StorageId>(schedule_.storage.size()));
   schedule_.storage.push_back(std::move(st));
+  names_.emplace(schedule_.storage.size() - 1);
   return Ok{};
 }
 
@@ -351,14 +367,18 @@ Status Parser::parse_call(Entry& e) {
     PLANCK_ASSIGN(const Token name, expect(Tok::Word, "a kernel name"));
     e.name = std::string(name.text);
   }
+  // The arguments gather in args_, so that each call's list is allocated
+  // once, at its size.
+  args_.clear();
   while (!at_statement_end()) {
-    if (e.kind == Entry::Kind::Copy && e.args.size() == 2) {
+    if (e.kind == Entry::Kind::Copy && args_.size() == 2) {
       return error_at(lex_.peek().pos,
                       "copy takes exactly 2 arguments (destination, source); this is a third");
     }
     PLANCK_ASSIGN(Arg arg, parse_arg());
-    e.args.push_back(std::move(arg));
+    args_.push_back(std::move(arg));
   }
+  e.args.assign(std::make_move_iterator(args_.begin()), std::make_move_iterator(args_.end()));
   if (e.kind == Entry::Kind::Copy && e.args.size() != 2) {
     return error_at(
         e.pos, fmt::format("copy takes exactly 2 arguments (destination, source), found {}", e.args.size()));
@@ -425,14 +445,14 @@ Result<Arg> Parser::parse_arg() {
     t = lex_.take();
   }
   if (t.kind != Tok::Word) return unexpected(t, heads.empty() ? "an argument" : "the argument of the view");
-  auto it = names_.find(t.text);
-  if (it == names_.end()) return error_at(t.pos, fmt::format("undeclared name {}", quoted(t.text)));
+  const std::optional<std::size_t> id = names_.find(t.text);
+  if (!id) return error_at(t.pos, fmt::format("undeclared name {}", quoted(t.text)));
 
   Arg arg;
   arg.kind = Arg::Kind::Storage;
-  arg.storage = it->second;
+  arg.storage = static_cast<StorageId>(*id);
   arg.pos = t.pos;
-  Bytes size = schedule_.storage[it->second].bytes;
+  Bytes size = schedule_.storage[*id].bytes;
   while (!heads.empty()) {
     const auto [head, kind] = heads.back();
     heads.pop_back();

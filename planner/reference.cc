@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -36,6 +37,12 @@ class TakenList {
     ids_.push_back(id);
   }
   std::vector<StorageId> take() { return std::move(ids_); }
+  const std::vector<StorageId>& ids() const { return ids_; }
+  // Empties the list, keeping its memory for the next entry.
+  void clear() {
+    ids_.clear();
+    if (!seen_.empty()) seen_.clear();  // clearing even an empty set zeroes its buckets
+  }
 
  private:
   static constexpr std::size_t kLinear = 16;
@@ -79,15 +86,25 @@ bool is_plannable(const Storage& s) {
 // Rule 3: lifetimes.
 std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
   std::vector<Lifetime> out;
-  std::vector<std::size_t> index(s.storage.size(), SIZE_MAX);  // storage -> position in out
+  // Per storage: its position in out, or one of these two. Each storage is
+  // judged by rule 2 once, when first taken.
+  constexpr std::size_t kUnseen = SIZE_MAX;
+  constexpr std::size_t kNotPlanned = SIZE_MAX - 1;
+  std::vector<std::size_t> index(s.storage.size(), kUnseen);
+  TakenList entry_takes;  // one list for every entry, so that an entry costs no allocation
   for (std::size_t e = 0; e < s.entries.size(); ++e) {
-    for (StorageId id : taken(s.entries[e])) {
-      if (!is_plannable(s.storage[id])) continue;
-      if (index[id] == SIZE_MAX) {
-        index[id] = out.size();
+    entry_takes.clear();
+    take_entry(s.entries[e], entry_takes);
+    for (StorageId id : entry_takes.ids()) {
+      std::size_t& at = index[id];
+      if (at == kNotPlanned) continue;
+      if (at != kUnseen) {
+        out[at].last = e;
+      } else if (is_plannable(s.storage[id])) {
+        at = out.size();
         out.push_back({id, e, e});
       } else {
-        out[index[id]].last = e;
+        at = kNotPlanned;
       }
     }
   }
@@ -109,11 +126,15 @@ Result<std::vector<Bytes>> rounded_sizes(const Schedule& s, const std::vector<Li
 std::vector<DeviceGroup> group_by_device(const Schedule& s, const std::vector<Lifetime>& lives) {
   std::vector<DeviceGroup> out;
   std::unordered_map<std::string_view, std::size_t> index;  // device -> position in out
+  std::size_t last = 0;  // the previous buffer's device: neighbours mostly share one
   for (std::size_t i = 0; i < lives.size(); ++i) {
     const std::string& device = s.storage[lives[i].buffer].device;
-    auto [it, fresh] = index.try_emplace(device, out.size());
-    if (fresh) out.push_back({device, {}});
-    out[it->second].buffers.push_back(i);
+    if (out.empty() || out[last].device != device) {
+      auto [it, fresh] = index.try_emplace(device, out.size());
+      if (fresh) out.push_back({device, {}});
+      last = it->second;
+    }
+    out[last].buffers.push_back(i);
   }
   return out;
 }
@@ -161,24 +182,39 @@ Result<Allocators> make_allocators(const Schedule& s, const std::vector<Lifetime
   return out;
 }
 
+// An event of rule 6: the open or the close of one lifetime. Its time is
+// only the order of the list, so it is not kept.
 struct Event {
-  enum class Kind { Close, Open };  // a close sorts before an open at equal times
-  std::size_t time;
+  enum class Kind : std::uint8_t { Close, Open };
+  std::uint32_t buffer;  // index into the lifetimes (as many as StorageIds at most)
   Kind kind;
-  std::size_t buffer;  // index into the lifetimes
 };
 
 // Rule 6: order of events. Opens in order of first appearance, then closes
 // in the same order, stably sorted by time, closes first at equal times.
+// The opens are in order of time already (first appearance is by entry), so
+// only the closes are sorted, by counting them per time, and the two lists
+// are merged.
 std::vector<Event> events(const std::vector<Lifetime>& lives) {
+  std::size_t end = 0;  // one past the latest close
+  for (const Lifetime& l : lives) end = std::max(end, l.last + 2);
+  // The closes at time t go to [at[t], at[t + 1]) of `closes`, in order of first appearance.
+  std::vector<std::uint32_t> at(end + 1, 0);
+  for (const Lifetime& l : lives) ++at[l.last + 2];
+  for (std::size_t t = 1; t <= end; ++t) at[t] += at[t - 1];
+  std::vector<std::uint32_t> closes(lives.size());
+  for (std::uint32_t i = 0; i < lives.size(); ++i) closes[at[lives[i].last + 1]++] = i;
+
   std::vector<Event> out;
   out.reserve(2 * lives.size());
-  for (std::size_t i = 0; i < lives.size(); ++i) out.push_back({lives[i].first, Event::Kind::Open, i});
-  for (std::size_t i = 0; i < lives.size(); ++i) out.push_back({lives[i].last + 1, Event::Kind::Close, i});
-  std::stable_sort(out.begin(), out.end(), [](const Event& a, const Event& b) {
-    if (a.time != b.time) return a.time < b.time;
-    return a.kind < b.kind;
-  });
+  std::size_t close = 0;
+  for (std::uint32_t open = 0; open < lives.size(); ++open) {
+    for (; close < closes.size() && lives[closes[close]].last + 1 <= lives[open].first; ++close) {
+      out.push_back({closes[close], Event::Kind::Close});
+    }
+    out.push_back({open, Event::Kind::Open});
+  }
+  for (; close < closes.size(); ++close) out.push_back({closes[close], Event::Kind::Close});
   return out;
 }
 
@@ -188,20 +224,22 @@ Result<std::vector<Bytes>> run_tlsf(const Schedule& s, const std::vector<Lifetim
                                     const std::vector<Bytes>& sizes, const std::vector<Event>& order,
                                     Allocators& allocators) {
   std::vector<Bytes> place(lives.size());
+  std::vector<Tlsf::BlockId> block(lives.size());  // what each open's alloc returned, for its close
   for (const Event& ev : order) {
     Tlsf& tlsf = allocators.per_device[allocators.device_of[ev.buffer]];
     if (ev.kind == Event::Kind::Close) {
-      PLANCK_TRY(tlsf.free(place[ev.buffer]));
+      PLANCK_TRY(tlsf.free_block(block[ev.buffer]));
       continue;
     }
-    const std::optional<Bytes> at = tlsf.alloc(sizes[ev.buffer]);
+    const std::optional<Tlsf::Allocation> at = tlsf.alloc_block(sizes[ev.buffer]);
     if (!at) {
       const Storage& b = s.storage[lives[ev.buffer].buffer];
       return Error{"", fmt::format("the memory plan outgrew its arena: buffer {} ({} bytes "
                                    "rounded) on {} at entry {}",
                                    b.name, sizes[ev.buffer], b.device, lives[ev.buffer].first)};
     }
-    place[ev.buffer] = *at;
+    place[ev.buffer] = at->start;
+    block[ev.buffer] = at->block;
   }
   return place;
 }
@@ -227,20 +265,30 @@ Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
     }
     plan.arenas.push_back({names[d], devices[d].device, size, {}});
   }
+  plan.placements.reserve(lives.size());
   for (std::size_t i = 0; i < lives.size(); ++i) {
-    plan.placements.push_back({s.storage[lives[i].buffer].name, names[arena_of[i]], place[i], {}});
+    plan.placements.emplace_back(s.storage[lives[i].buffer].name, names[arena_of[i]], place[i], SourcePos{});
   }
   return plan;
 }
 
-// Rule 8: rewrite, the arenas' names.
+// Rule 8: rewrite, the arenas' names. Only storage named "arena" and a
+// number K in decimal, written as fmt writes it, takes K.
 std::vector<std::string> arena_names(const Schedule& s, std::size_t count) {
-  std::unordered_set<std::string> used;
-  for (const Storage& st : s.storage) used.insert(st.name);
+  constexpr std::string_view kPrefix = "arena";
+  std::unordered_set<std::size_t> used;
+  for (const Storage& st : s.storage) {
+    const std::string_view name = st.name;
+    if (!name.starts_with(kPrefix)) continue;
+    const std::string_view digits = name.substr(kPrefix.size());
+    std::size_t k = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), k);
+    const bool canonical = !digits.empty() && (digits.front() != '0' || digits.size() == 1);
+    if (error == std::errc{} && end == digits.data() + digits.size() && canonical) used.insert(k);
+  }
   std::vector<std::string> out;
   for (std::size_t k = 0; out.size() < count; ++k) {
-    std::string name = fmt::format("arena{}", k);
-    if (used.insert(name).second) out.push_back(std::move(name));
+    if (!used.contains(k)) out.push_back(fmt::format("{}{}", kPrefix, k));
   }
   return out;
 }

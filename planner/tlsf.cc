@@ -51,9 +51,7 @@ Tlsf::Tlsf(Bytes capacity, Bytes block_size, int second_level_bits)
       bins_(static_cast<std::size_t>(max_l1_ + 1) * static_cast<std::size_t>(l2_count_)),
       l2_bits_(static_cast<std::size_t>(max_l1_ + 1), 0) {
   if (capacity_ == 0) return;
-  BlockState& whole = blocks_[0];
-  whole.size = capacity_;
-  insert_free(0, whole);
+  insert_free(new_block(0, capacity_));
 }
 
 Tlsf::Bin Tlsf::bin(Bytes s) const {
@@ -68,33 +66,62 @@ std::size_t Tlsf::bin_index(Bin b) const {
          static_cast<std::size_t>(b.l2);
 }
 
-void Tlsf::insert_free(Bytes start, BlockState& block) {
+Tlsf::BlockId Tlsf::new_block(Bytes start, Bytes size) {
+  BlockId id;
+  if (dropped_.empty()) {
+    id = static_cast<BlockId>(blocks_.size());
+    blocks_.emplace_back();
+  } else {
+    id = dropped_.back();
+    dropped_.pop_back();
+    blocks_[id] = {};
+  }
+  blocks_[id].start = start;
+  blocks_[id].size = size;
+  if (indexed_) starting_[start] = id;
+  return id;
+}
+
+void Tlsf::drop_block(BlockId id) {
+  if (indexed_) starting_.erase(blocks_[id].start);
+  dropped_.push_back(id);
+}
+
+void Tlsf::index_starts() {
+  indexed_ = true;
+  if (capacity_ == 0) return;
+  for (BlockId at = kFirst; at != kNone; at = blocks_[at].right) starting_[blocks_[at].start] = at;
+}
+
+void Tlsf::insert_free(BlockId id) {
+  BlockState& block = blocks_[id];
   Bin b = bin(block.size);
   Queue& q = queue(b);
   block.queue_prev = q.back;
   block.queue_next = kNone;
   if (q.back == kNone) {
-    q.front = start;
+    q.front = id;
   } else {
-    blocks_.at(q.back).queue_next = start;
+    blocks_[q.back].queue_next = id;
   }
-  q.back = start;
+  q.back = id;
   l2_bits_[b.l1] |= std::uint64_t{1} << b.l2;
   l1_bits_ |= std::uint64_t{1} << (b.l1 - 1);
 }
 
-void Tlsf::remove_free(BlockState& block) {
+void Tlsf::remove_free(BlockId id) {
+  BlockState& block = blocks_[id];
   Bin b = bin(block.size);
   Queue& q = queue(b);
   if (block.queue_prev == kNone) {
     q.front = block.queue_next;
   } else {
-    blocks_.at(block.queue_prev).queue_next = block.queue_next;
+    blocks_[block.queue_prev].queue_next = block.queue_next;
   }
   if (block.queue_next == kNone) {
     q.back = block.queue_prev;
   } else {
-    blocks_.at(block.queue_next).queue_prev = block.queue_prev;
+    blocks_[block.queue_next].queue_prev = block.queue_prev;
   }
   block.queue_prev = block.queue_next = kNone;
   if (q.front == kNone) {
@@ -118,6 +145,12 @@ std::optional<Tlsf::Bin> Tlsf::find_bin(Bin from) const {
 }
 
 std::optional<Bytes> Tlsf::alloc(Bytes r) {
+  const std::optional<Allocation> a = alloc_block(r);
+  if (!a) return std::nullopt;
+  return a->start;
+}
+
+std::optional<Tlsf::Allocation> Tlsf::alloc_block(Bytes r) {
   Bytes need = std::max(block_size_, r);
   // bitlen(need) >= bitlen(B) >= L, so the shift is at least 0.
   std::optional<Bytes> s = checked_round_up(need, Bytes{1} << (bitlen(need) - l_));
@@ -125,25 +158,24 @@ std::optional<Bytes> Tlsf::alloc(Bytes r) {
   std::optional<Bin> found = find_bin(bin(*s));
   if (!found) return std::nullopt;
 
-  Bytes start = queue(*found).front;
-  BlockState& block = blocks_.at(start);
+  const BlockId id = queue(*found).front;
   // Every block in a bin the search reaches holds at least s >= need bytes:
   // the TLSF search lemma of SPEC section 7, which the Z3 oracle proves.
-  assert(block.size >= need);
-  remove_free(block);
-  block.used = true;
-  if (block.size > need) {
-    Bytes rest_start = start + need;
-    Bytes rest_size = block.size - need;
-    block.size = need;
-    if (Bytes after = rest_start + rest_size; after != capacity_) blocks_.at(after).left = rest_start;
-    // `block` stays valid: references into an unordered_map survive a rehash.
-    BlockState& rest = blocks_[rest_start];
-    rest.size = rest_size;
-    rest.left = start;
-    insert_free(rest_start, rest);
+  assert(blocks_[id].size >= need);
+  remove_free(id);
+  blocks_[id].used = true;
+  const Bytes start = blocks_[id].start;
+  if (blocks_[id].size > need) {
+    const Bytes rest_size = blocks_[id].size - need;
+    blocks_[id].size = need;
+    const BlockId rest = new_block(start + need, rest_size);  // blocks_ may move: ids, not references
+    blocks_[rest].left = id;
+    blocks_[rest].right = blocks_[id].right;
+    if (blocks_[rest].right != kNone) blocks_[blocks_[rest].right].left = rest;
+    blocks_[id].right = rest;
+    insert_free(rest);
   }
-  return start;
+  return Allocation{start, id};
 }
 
 Status Tlsf::free(Bytes addr) {
@@ -151,45 +183,49 @@ Status Tlsf::free(Bytes addr) {
     return Error{"", fmt::format("free({}): the address is past the end of the arena ({} bytes)",
                                  addr, capacity_)};
   }
-  auto it = blocks_.find(addr);
-  if (it == blocks_.end()) {
+  if (!indexed_) index_starts();
+  auto it = starting_.find(addr);
+  if (it == starting_.end()) {
     return Error{"", fmt::format("free({}): no block starts at this address", addr)};
   }
-  if (!it->second.used) {
+  if (!blocks_[it->second].used) {
     return Error{"", fmt::format("free({}): the block at this address is already free", addr)};
   }
-  BlockState& freed = it->second;
-  freed.used = false;
-  insert_free(addr, freed);
+  return free_block(it->second);
+}
+
+Status Tlsf::free_block(BlockId freed) {
+  // A dropped id sits in dropped_ and was marked free when its block merged.
+  if (freed >= blocks_.size() || !blocks_[freed].used) {
+    return Error{"", fmt::format("free of block {}: no used block has this id", freed)};
+  }
+  blocks_[freed].used = false;
+  insert_free(freed);
 
   // Every free merges its whole run, so at most one free block lies on each
   // side; the walk follows the rule as stated rather than rely on that.
-  Bytes start = addr;
-  for (Bytes left = freed.left; left != kNone && !blocks_.at(left).used;
-       left = blocks_.at(left).left) {
-    start = left;
+  BlockId merged = freed;
+  for (BlockId left = blocks_[freed].left; left != kNone && !blocks_[left].used; left = blocks_[left].left) {
+    merged = left;
   }
-  BlockState& merged = blocks_.at(start);
-  for (Bytes next = start + merged.size; next != capacity_; next = start + merged.size) {
-    auto right = blocks_.find(next);
-    if (right->second.used) break;
+  for (BlockId right = blocks_[merged].right; right != kNone && !blocks_[right].used;
+       right = blocks_[merged].right) {
     remove_free(merged);
-    remove_free(right->second);
-    merged.size += right->second.size;
-    blocks_.erase(right);
-    if (Bytes after = start + merged.size; after != capacity_) blocks_.at(after).left = start;
-    insert_free(start, merged);
+    remove_free(right);
+    blocks_[merged].size += blocks_[right].size;
+    blocks_[merged].right = blocks_[right].right;
+    if (blocks_[merged].right != kNone) blocks_[blocks_[merged].right].left = merged;
+    drop_block(right);
+    insert_free(merged);
   }
   return Ok{};
 }
 
 std::vector<Tlsf::Block> Tlsf::blocks() const {
   std::vector<Block> out;
-  out.reserve(blocks_.size());
-  for (Bytes at = 0; at != capacity_;) {
-    const BlockState& b = blocks_.at(at);
-    out.push_back({at, b.size, b.used});
-    at += b.size;
+  if (capacity_ == 0) return out;
+  for (BlockId at = kFirst; at != kNone; at = blocks_[at].right) {
+    out.push_back({blocks_[at].start, blocks_[at].size, blocks_[at].used});
   }
   return out;
 }
@@ -197,8 +233,8 @@ std::vector<Tlsf::Block> Tlsf::blocks() const {
 std::vector<Bytes> Tlsf::bin_queue(Bin b) const {
   std::vector<Bytes> out;
   if (b.l1 < 0 || b.l1 > max_l1_ || b.l2 < 0 || b.l2 >= l2_count_) return out;
-  for (Bytes at = bins_[bin_index(b)].front; at != kNone; at = blocks_.at(at).queue_next) {
-    out.push_back(at);
+  for (BlockId at = bins_[bin_index(b)].front; at != kNone; at = blocks_[at].queue_next) {
+    out.push_back(blocks_[at].start);
   }
   return out;
 }

@@ -33,13 +33,30 @@ class Tlsf {
   // bin(s) = (bitlen(s), (s - 2^(l1-1)) >> max(0, l1 - L)) for s >= 1.
   Bin bin(Bytes s) const;
 
-  // The start of a new used block of max(B, r) bytes, or nullopt when the
-  // search finds no free block.
+  // Names a used block from its alloc to its free (a block's id stays the
+  // same while it is used; once freed, the id may name another block).
+  using BlockId = std::uint32_t;
+
+  // A new used block: where it starts and its id, for free_block.
+  struct Allocation {
+    Bytes start = 0;
+    BlockId block = 0;
+  };
+
+  // A new used block of max(B, r) bytes, or nullopt when the search finds no
+  // free block.
+  std::optional<Allocation> alloc_block(Bytes r);
+  // alloc_block's start alone.
   std::optional<Bytes> alloc(Bytes r);
 
   // Frees the used block that starts at addr and merges it with its free
-  // neighbours. An address that starts no used block is an error.
+  // neighbours. An address that starts no used block is an error. The first
+  // call indexes every block by its start (O(blocks)); from then on blocks
+  // are indexed as they are made, and each call is one lookup.
   Status free(Bytes addr);
+  // Frees the used block with this id, as free(its start) does, with no
+  // lookup. An id that names no used block is an error.
+  Status free_block(BlockId id);
 
   struct Block {
     Bytes start = 0;
@@ -54,23 +71,27 @@ class Tlsf {
   Bytes capacity() const { return capacity_; }
 
  private:
-  // Neither a block start nor a queue link: every block starts below capacity.
-  static constexpr Bytes kNone = ~Bytes{0};
+  static constexpr BlockId kNone = ~BlockId{0};
+  // The block at address 0, made first; it is never merged into a left
+  // neighbour, so it keeps its id.
+  static constexpr BlockId kFirst = 0;
 
-  // A block, keyed by its start; its right neighbour starts at start + size.
-  // Free blocks are chained through their bin's queue by start address, so
-  // the state is plain values (copies stay valid) and taking a block out of
-  // the middle of its queue is O(1).
+  // A block; its neighbours in address order and, while it is free, in its
+  // bin's queue, are linked by id, so that taking a block out of the middle
+  // of its queue or merging it with a neighbour is O(1) with no lookup. The
+  // state is plain values (copies stay valid).
   struct BlockState {
+    Bytes start = 0;
     Bytes size = 0;
-    Bytes left = kNone;       // start of the block to the left
+    BlockId left = kNone;   // the block before it in address order
+    BlockId right = kNone;  // the block after it
     bool used = false;
-    Bytes queue_prev = kNone; // free only: neighbours in the bin's queue
-    Bytes queue_next = kNone;
+    BlockId queue_prev = kNone;  // free only: neighbours in the bin's queue
+    BlockId queue_next = kNone;
   };
   struct Queue {
-    Bytes front = kNone;
-    Bytes back = kNone;
+    BlockId front = kNone;
+    BlockId back = kNone;
   };
 
   Tlsf(Bytes capacity, Bytes block_size, int second_level_bits);
@@ -79,15 +100,26 @@ class Tlsf {
   std::size_t bin_index(Bin b) const;
   // The first non-empty bin at or after `from` in search order, if any.
   std::optional<Bin> find_bin(Bin from) const;
-  void insert_free(Bytes start, BlockState& block);
-  void remove_free(BlockState& block);
+  // A new block at `start`, found by its start from then on.
+  BlockId new_block(Bytes start, Bytes size);
+  // Fills starting_ from the blocks in address order.
+  void index_starts();
+  // Forgets a block merged into its left neighbour; its id is reused.
+  void drop_block(BlockId id);
+  void insert_free(BlockId id);
+  void remove_free(BlockId id);
 
   Bytes capacity_;
   Bytes block_size_;
   int l_;          // L = bitlen(C)
   int max_l1_;     // bitlen(capacity)
   int l2_count_;   // second-level bins a level can reach: 2^(L-1)
-  std::unordered_map<Bytes, BlockState> blocks_;
+  std::vector<BlockState> blocks_;               // by id; ids of dropped blocks are reused
+  std::vector<BlockId> dropped_;                 // ids free for new blocks
+  // The block that starts at each address; kept only once free(addr) was
+  // called, since callers of free_block never need it.
+  std::unordered_map<Bytes, BlockId> starting_;
+  bool indexed_ = false;  // whether starting_ is kept
   std::vector<Queue> bins_;             // (max_l1_ + 1) * l2_count_ queues
   std::vector<std::uint64_t> l2_bits_;  // per l1: bit l2 set iff that queue is non-empty
   std::uint64_t l1_bits_ = 0;           // bit l1 - 1 set iff level l1 holds a free block

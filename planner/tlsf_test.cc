@@ -539,7 +539,10 @@ TEST(TlsfDifferential, AgreesWithAPlainModelOnRandomSequences) {
 }
 
 // Many buffers at once, in the shape the reference planner makes (256-byte
-// multiples, frees interleaved with allocs), against the same model.
+// multiples, frees interleaved with allocs), against the same model. The
+// frees go by the ids alloc_block returned, as the planner's do, and every
+// third by address, so that the index free(addr) keeps meets blocks made
+// before and after it began.
 TEST(TlsfDifferential, AgreesWithAPlainModelOnAPlannerShapedLoad) {
   constexpr Bytes kBlock = 256;
   constexpr int kBuffers = 2000;
@@ -552,21 +555,39 @@ TEST(TlsfDifferential, AgreesWithAPlainModelOnAPlannerShapedLoad) {
   }
   Tlsf t = make(2 * total, kBlock, 32);
   PlainTlsf m(2 * total, kBlock, 32);
-  std::vector<Bytes> live;
+  std::vector<Tlsf::Allocation> live;
+  int frees = 0;
   for (int i = 0; i < kBuffers; ++i) {
     SCOPED_TRACE(i);
     while (!live.empty() && std::uniform_int_distribution<int>(0, 2)(rng) == 0) {
       std::size_t k = std::uniform_int_distribution<std::size_t>(0, live.size() - 1)(rng);
-      ASSERT_TRUE(m.free(live[k]));
-      ASSERT_TRUE(t.free(live[k]).ok());
+      ASSERT_TRUE(m.free(live[k].start));
+      const Status freed = ++frees % 3 == 0 ? t.free(live[k].start) : t.free_block(live[k].block);
+      ASSERT_TRUE(freed.ok()) << freed.error().message();
       live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
     }
     std::optional<Bytes> want = m.alloc(sizes[i]);
     ASSERT_TRUE(want.has_value());
-    ASSERT_EQ(t.alloc(sizes[i]), want);
-    live.push_back(*want);
+    std::optional<Tlsf::Allocation> got = t.alloc_block(sizes[i]);
+    ASSERT_TRUE(got.has_value());
+    ASSERT_EQ(got->start, *want);
+    live.push_back(*got);
   }
   ASSERT_TRUE(same_state(t, m, true));
+}
+
+TEST(Tlsf, FreeingAnIdThatNamesNoUsedBlockIsAnError) {
+  Tlsf t = make(4096, 256, 32);
+  const Tlsf::Allocation a = *t.alloc_block(256);
+  const Tlsf::Allocation b = *t.alloc_block(256);
+  EXPECT_FALSE(t.free_block(1000).ok());  // no such block
+  ASSERT_TRUE(t.free_block(a.block).ok());
+  Status again = t.free_block(a.block);
+  ASSERT_FALSE(again.ok());
+  EXPECT_THAT(again.error().message(), HasSubstr("no used block"));
+  EXPECT_EQ(b.start, 256);
+  EXPECT_THAT(layout(t), ElementsAre(BlockTuple{0, 256, false}, BlockTuple{256, 256, true},
+                                     BlockTuple{512, 3584, false}));
 }
 
 }  // namespace

@@ -4,6 +4,13 @@
 #include <string>
 
 namespace planck::gen {
+namespace {
+
+std::string device_of(std::size_t buffer, std::size_t devices) {
+  return devices > 1 ? "CUDA:" + std::to_string(buffer % devices) : "CUDA";
+}
+
+}  // namespace
 
 Schedule generate_chain_schedule(Choices& choices, const ChainOptions& options) {
   constexpr Bytes kElement = 4;  // float32
@@ -13,8 +20,9 @@ Schedule generate_chain_schedule(Choices& choices, const ChainOptions& options) 
   s.storage.push_back(Storage{.kind = StorageKind::Param, .name = "input", .device = "CUDA",
                               .dtype = Dtype::Float32, .bytes = 4096});
   for (std::size_t i = 0; i < options.buffers; ++i) {
-    Storage b{.kind = StorageKind::Buffer, .name = "t" + std::to_string(i), .device = "CUDA",
-              .dtype = Dtype::Float32, .bytes = kElement * choices.draw(0, options.max_bytes / kElement)};
+    Storage b{.kind = StorageKind::Buffer, .name = "t" + std::to_string(i),
+              .device = device_of(i, options.devices), .dtype = Dtype::Float32,
+              .bytes = kElement * choices.draw(0, options.max_bytes / kElement)};
     if (choices.below(16) == 0) b.phase = 64;
     s.storage.push_back(std::move(b));
 
@@ -26,7 +34,13 @@ Schedule generate_chain_schedule(Choices& choices, const ChainOptions& options) 
       const StorageId id = back > i ? 0 : static_cast<StorageId>(i - back + 1);
       k.args.push_back(Arg{.kind = Arg::Kind::Storage, .storage = id});
     }
-    s.entries.push_back(std::move(k));
+    const bool in_loop = options.loop_body > 0 && (i / options.loop_body) % 2 == 1;
+    if (!in_loop) {
+      s.entries.push_back(std::move(k));
+      continue;
+    }
+    if (i % options.loop_body == 0) s.entries.push_back(Entry{.kind = Entry::Kind::Range});
+    s.entries.back().body.push_back(std::move(k));
   }
   return s;
 }

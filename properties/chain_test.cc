@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "model/text.h"
 #include "properties/gen_test_util.h"
 
@@ -51,6 +54,49 @@ TEST(ChainSchedule, TheSameSeedGivesTheSameChain) {
   SeededChoices a(5);
   SeededChoices b(5);
   EXPECT_EQ(print_schedule(generate_chain_schedule(a)), print_schedule(generate_chain_schedule(b)));
+}
+
+// The kernels of a chain, in order, through its loops.
+std::vector<const Entry*> kernels(const Schedule& s) {
+  std::vector<const Entry*> out;
+  for (const Entry& e : s.entries) {
+    if (e.kind == Entry::Kind::Kernel) out.push_back(&e);
+    for (const Entry& inner : e.body) out.push_back(&inner);
+  }
+  return out;
+}
+
+TEST(ChainSchedule, EveryOtherRunOfLoopBodyKernelsIsARangeLoop) {
+  SeededChoices flat_choices(3);
+  SeededChoices loop_choices(3);
+  const Schedule flat = generate_chain_schedule(flat_choices, {.buffers = 100});
+  const Schedule looped = generate_chain_schedule(loop_choices, {.buffers = 100, .loop_body = 8});
+  ASSERT_TRUE(round_trips(looped));
+  // 100 kernels in runs of 8: runs 0, 2, ..., 12 flat (7 runs, the last of 4
+  // kernels), runs 1, 3, ..., 11 loops (6 of them).
+  ASSERT_EQ(looped.entries.size(), 6 * 8 + 4 + 6);
+  for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(looped.entries[i].kind, Entry::Kind::Kernel);
+  EXPECT_EQ(looped.entries[8].kind, Entry::Kind::Range);
+  EXPECT_EQ(looped.entries[8].body.size(), 8u);
+  EXPECT_EQ(looped.entries[8].body.front().name, "k8");
+  // The loops take no draws: the same buffers, the same reads.
+  ASSERT_EQ(print_schedule(Schedule{.storage = looped.storage}), print_schedule(Schedule{.storage = flat.storage}));
+  const std::vector<const Entry*> a = kernels(flat);
+  const std::vector<const Entry*> b = kernels(looped);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i]->name, b[i]->name);
+    ASSERT_EQ(a[i]->args.size(), b[i]->args.size());
+    for (std::size_t j = 0; j < a[i]->args.size(); ++j) EXPECT_EQ(a[i]->args[j].storage, b[i]->args[j].storage);
+  }
+}
+
+TEST(ChainSchedule, DevicesTakeTheBuffersInTurn) {
+  SeededChoices choices(4);
+  const Schedule s = generate_chain_schedule(choices, {.buffers = 10, .devices = 3});
+  ASSERT_TRUE(round_trips(s));
+  EXPECT_EQ(s.storage[0].device, "CUDA");  // the param
+  for (std::size_t i = 0; i < 10; ++i) EXPECT_EQ(s.storage[i + 1].device, "CUDA:" + std::to_string(i % 3));
 }
 
 }  // namespace

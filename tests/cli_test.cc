@@ -50,6 +50,24 @@ TEST_F(Cli, PlanPrintsThePlanFile) {
   EXPECT_EQ(r.out, kReusePlan);
 }
 
+TEST_F(Cli, PlanTimingsGoToStandardErrorAndLeaveThePlanAsItIs) {
+  CommandResult r = planck("plan --timings " + sched_);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, kReusePlan);
+  EXPECT_THAT(r.err, ::testing::MatchesRegex(
+                         "timings: read [0-9]+\\.[0-9]{3} s, parse [0-9]+\\.[0-9]{3} s, "
+                         "plan [0-9]+\\.[0-9]{3} s, write [0-9]+\\.[0-9]{3} s\n"));
+}
+
+TEST_F(Cli, PlanTimingsLeaveTheRewriteAsItIs) {
+  const CommandResult plain = planck("plan --rewrite " + sched_);
+  const CommandResult timed = planck("plan --rewrite --timings " + sched_);
+  EXPECT_EQ(timed.exit_code, 0) << timed.err;
+  EXPECT_EQ(timed.out, plain.out);
+  EXPECT_THAT(timed.err, StartsWith("timings: read "));
+  EXPECT_EQ(plain.err, "");
+}
+
 TEST_F(Cli, PlanWritesThePlanFileWithOutput) {
   CommandResult r = planck("plan " + sched_ + " -o " + dir_ + "/reuse.plan");
   EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -1,0 +1,86 @@
+// The oracles on the reference planner's plans: the static checker (fast,
+// and plain quadratic at small sizes), the shadow executor, and the optimum
+// oracle's bounds (peak of live bytes and greedy by size, without the
+// search or Z3).
+//   build/dev/bench/oracle_bench --benchmark_filter='check/fast/flat'
+
+#include <benchmark/benchmark.h>
+
+#include "bench/chains.h"
+#include "bench/memory.h"
+#include "oracle/check/checker.h"
+#include "oracle/check/shadow.h"
+#include "oracle/optimum/optimum.h"
+#include "oracle/optimum/optimum_input.h"
+#include "planner/planner.h"
+
+namespace planck::bench {
+namespace {
+
+// The plain checker compares every two placements.
+constexpr std::size_t kQuadraticChecker = 10'000;
+// Greedy by size takes time quadratic in a part's buffers.
+constexpr std::size_t kQuadraticBounds = 100'000;
+
+Plan reference_plan(const Schedule& s) { return *make_planner("tlsf")->plan(s); }
+
+template <std::vector<oracle::Violation> (*kCheck)(const Schedule&, const Plan&)>
+void check(benchmark::State& state, Shape shape, std::size_t buffers) {
+  const Schedule& s = chain(shape, buffers);
+  const Plan p = reference_plan(s);
+  const HeapPeak heap;
+  for (auto _ : state) {
+    auto violations = kCheck(s, p);
+    if (!violations.empty()) state.SkipWithError("the reference plan failed the checker");
+    benchmark::DoNotOptimize(violations);
+  }
+  heap.report(state);
+  report_per_buffer(state, buffers);
+}
+
+void shadow(benchmark::State& state, Shape shape, std::size_t buffers) {
+  const Schedule& s = chain(shape, buffers);
+  const Plan p = reference_plan(s);
+  const HeapPeak heap;
+  for (auto _ : state) {
+    auto run = oracle::run_shadow(s, p);
+    if (!run) state.SkipWithError(run.error().message().c_str());
+    if (run && (run->clobber || run->outside)) state.SkipWithError("the reference plan failed the shadow executor");
+    benchmark::DoNotOptimize(run);
+  }
+  heap.report(state);
+  report_per_buffer(state, buffers);
+}
+
+void bounds(benchmark::State& state, Shape shape, std::size_t buffers) {
+  const auto devices = oracle::schedule_packings(chain(shape, buffers));
+  if (!devices) {
+    state.SkipWithError(devices.error().message().c_str());
+    return;
+  }
+  const oracle::OptimumOptions options{.timeout_seconds = 3600, .use_search = false, .use_z3 = false};
+  const HeapPeak heap;
+  for (auto _ : state) {
+    for (const oracle::DevicePacking& d : *devices) {
+      auto r = oracle::solve_optimum(d.problem, options);
+      if (!r) state.SkipWithError(r.error().message().c_str());
+      benchmark::DoNotOptimize(r);
+    }
+  }
+  heap.report(state);
+  report_per_buffer(state, buffers);
+}
+
+}  // namespace
+}  // namespace planck::bench
+
+int main(int argc, char** argv) {
+  using namespace planck::bench;
+  using planck::oracle::check_plan;
+  using planck::oracle::check_plan_quadratic;
+  register_chains("check/fast", check<check_plan>);
+  register_chains("check/quadratic", check<check_plan_quadratic>, kQuadraticChecker);
+  register_chains("shadow", shadow);
+  register_chains("bounds", bounds, kQuadraticBounds);
+  return run_benchmarks(argc, argv);
+}

@@ -1,0 +1,44 @@
+// Reading and writing the text formats: the .sched parser, and the plan
+// printer `planck plan` writes its result with.
+//   build/dev/bench/parse_bench --benchmark_filter=flat/1000000
+
+#include <benchmark/benchmark.h>
+
+#include "bench/chains.h"
+#include "bench/memory.h"
+#include "model/text.h"
+#include "planner/planner.h"
+
+namespace planck::bench {
+namespace {
+
+void parse_schedule_text(benchmark::State& state, Shape shape, std::size_t buffers) {
+  const std::string& text = chain_text(shape, buffers);
+  const HeapPeak heap;
+  for (auto _ : state) {
+    auto s = parse_schedule(text, "chain.sched");
+    if (!s) state.SkipWithError(s.error().message().c_str());
+    benchmark::DoNotOptimize(s);
+  }
+  heap.report(state);
+  report_per_buffer(state, buffers);
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(text.size()));
+}
+
+void print_plan_text(benchmark::State& state, Shape shape, std::size_t buffers) {
+  const Plan plan = *make_planner("tlsf")->plan(chain(shape, buffers));
+  const HeapPeak heap;
+  for (auto _ : state) benchmark::DoNotOptimize(print_plan(plan));
+  heap.report(state);
+  report_per_buffer(state, buffers);
+}
+
+}  // namespace
+}  // namespace planck::bench
+
+int main(int argc, char** argv) {
+  using namespace planck::bench;
+  register_chains("parse", parse_schedule_text);
+  register_chains("print_plan", print_plan_text);
+  return run_benchmarks(argc, argv);
+}
