@@ -11,6 +11,7 @@
 
 #include "bench/chains.h"
 #include "bench/memory.h"
+#include "planner/plain_planners.h"
 #include "planner/planner.h"
 #include "planner/rewrite.h"
 #include "planner/rules.h"
@@ -19,9 +20,9 @@
 namespace planck::bench {
 namespace {
 
-// greedy, bysize (and best, which runs them) take time quadratic in the
-// buffers of a device: they run up to this size.
-constexpr std::size_t kQuadraticPlanners = 100'000;
+// The plain twins of greedy and bysize (planner/plain_planners.h) compare
+// each buffer with every buffer placed before it: they run up to this size.
+constexpr std::size_t kQuadraticPlanners = 10'000;
 
 void lifetimes(benchmark::State& state, Shape shape, std::size_t buffers) {
   const Schedule& s = chain(shape, buffers);
@@ -91,10 +92,11 @@ void tlsf_allocator(benchmark::State& state, Shape shape, std::size_t buffers) {
   report_per_buffer(state, buffers);
 }
 
-template <const char* kPlanner>
+// The planner of that name, or with kPlain its plain twin.
+template <const char* kPlanner, bool kPlain = false>
 void plan(benchmark::State& state, Shape shape, std::size_t buffers) {
   const Schedule& s = chain(shape, buffers);
-  const auto planner = make_planner(kPlanner);
+  const auto planner = kPlain ? plain_twin(kPlanner) : make_planner(kPlanner);
   const HeapPeak heap;
   for (auto _ : state) {
     auto p = planner->plan(s);
@@ -132,10 +134,12 @@ int main(int argc, char** argv) {
   register_chains("lifetimes", lifetimes);
   register_chains("tlsf_allocator", tlsf_allocator);
   register_chains("plan/tlsf", plan<kTlsf>);
-  register_chains("plan/greedy", plan<kGreedy>, kQuadraticPlanners);
-  register_chains("plan/bysize", plan<kBySize>, kQuadraticPlanners);
+  register_chains("plan/greedy", plan<kGreedy>);
+  register_chains("plan/greedy_plain", plan<kGreedy, true>, kQuadraticPlanners);
+  register_chains("plan/bysize", plan<kBySize>);
+  register_chains("plan/bysize_plain", plan<kBySize, true>, kQuadraticPlanners);
   register_chains("plan/naive", plan<kNaive>);
-  register_chains("plan/best", plan<kBest>, kQuadraticPlanners);
+  register_chains("plan/best", plan<kBest>);
   register_chains("rewrite", rewrite_schedule);
   return run_benchmarks(argc, argv);
 }

@@ -267,7 +267,7 @@ Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
   }
   plan.placements.reserve(lives.size());
   for (std::size_t i = 0; i < lives.size(); ++i) {
-    plan.placements.emplace_back(s.storage[lives[i].buffer].name, names[arena_of[i]], place[i], SourcePos{});
+    plan.placements.push_back(Placement{s.storage[lives[i].buffer].name, names[arena_of[i]], place[i], SourcePos{}});
   }
   return plan;
 }
