@@ -42,12 +42,6 @@ std::string_view storage_kind_name(StorageKind k) {
 
 bool is_disk(std::string_view device) { return device.starts_with("DISK"); }
 
-StorageId storage_of(const Arg& arg) {
-  const Arg* a = &arg;
-  while (a->kind != Arg::Kind::Storage) a = &a->base.front();
-  return a->storage;
-}
-
 std::optional<StorageId> Schedule::find(std::string_view name) const {
   for (StorageId i = 0; i < storage.size(); ++i) {
     if (storage[i].name == name) return i;

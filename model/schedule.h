@@ -74,7 +74,11 @@ struct Arg {
 };
 
 // The storage an argument names or views, through any depth of views.
-StorageId storage_of(const Arg& arg);
+inline StorageId storage_of(const Arg& arg) {
+  const Arg* a = &arg;
+  while (a->kind != Arg::Kind::Storage) a = &a->base.front();
+  return a->storage;
+}
 
 struct Entry {
   enum class Kind : std::uint8_t { Kernel, Copy, Range, Loop };

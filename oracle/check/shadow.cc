@@ -213,6 +213,7 @@ class Runner {
       tracked_[t].listed_in = calls_;
       used_.push_back(t);
     }
+    bool claimed = false;
     for (std::size_t t : used_) {
       Tracked& b = tracked_[t];
       if (b.claimed_in == 0) {
@@ -220,12 +221,16 @@ class Runner {
         b.claimed_in = calls_;
         record(b.claim, call);
         shadows_[b.arena].claim(b.begin, b.end, t);
+        claimed = true;
       } else if (!owns_all(t, call)) {
         return false;
       }
     }
-    for (std::size_t t : used_) {
-      if (!owns_all(t, call)) return false;
+    // Without a claim in this call, the loop above has checked them all.
+    if (claimed) {
+      for (std::size_t t : used_) {
+        if (!owns_all(t, call)) return false;
+      }
     }
     for (std::size_t t : used_) record(tracked_[t].last, call);
     return true;

@@ -120,6 +120,14 @@ TEST(Search, ADeadlineAlreadyPastGivesTimeout) {
 // The heart of it: every technique can be switched off, and every
 // combination must agree with brute force, both at the least arena (a
 // placement, which the checker accepts) and one below it (none).
+// Under the sanitizers, where each search costs some hundred times more,
+// fewer random instances next to the tricky ones.
+#ifdef PLANCK_SANITIZED_BUILD
+constexpr std::size_t kCombinationInstances = 8;
+#else
+constexpr std::size_t kCombinationInstances = 20;
+#endif
+
 TEST(Search, EveryCombinationOfSwitchesAgreesWithBruteForce) {
   std::mt19937_64 rng(2024);
   std::vector<std::vector<UnitItem>> instances;
@@ -129,7 +137,7 @@ TEST(Search, EveryCombinationOfSwitchesAgreesWithBruteForce) {
     instances.push_back(v.items);
     least.push_back(v.least);
   }
-  while (instances.size() < 20) {
+  while (instances.size() < kCombinationInstances) {
     instances.push_back(testing::random_items(rng, {}));
     least.push_back(brute_force_least_arena(instances.back())->arena);
   }
