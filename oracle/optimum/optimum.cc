@@ -23,8 +23,10 @@ constexpr std::size_t kSearchMaxPairs = std::size_t{1} << 23;
 
 // The skyline search (oracle/optimum/skyline_search.h) goes first on each
 // capacity, for at most this many choices per item and a quarter of the
-// trial's time: it finds a placement at once or not at all, and proves
-// nothing.
+// trial's time: it finds most placements at once, and proves nothing. When
+// the complete search then neither finds nor refutes one within half the time
+// left, the skyline search has the rest, without a limit on its choices: on
+// a tight part it is the one that finds the placement, if any does.
 constexpr std::int64_t kSkylineChoicesPerItem = 1000;
 
 // Time limits beyond this are taken as this (about 115 days), so that the
@@ -188,8 +190,13 @@ Result<Answer> Solver::fit_part(Part& part, Bytes capacity, Clock::time_point un
                                   now + (until - now) / 4);
     if (quick.outcome == FitOutcome::Found) return found(quick, "skyline search");
     if (!part.search) part.search = std::make_unique<PlacementSearch>(part.units, options_.search);
-    const Fit f = part.search->fit(units, until);
+    const Clock::time_point searched = Clock::now();
+    const Fit f = part.search->fit(units, searched + (until - searched) / 2);
     if (f.outcome == FitOutcome::Found) return found(f, "search");
+    if (f.outcome == FitOutcome::Timeout) {
+      const Fit again = skyline_fit(part.units, units, std::numeric_limits<std::int64_t>::max(), until);
+      if (again.outcome == FitOutcome::Found) return found(again, "skyline search");
+    }
     if (f.outcome == FitOutcome::Infeasible) {
       std::string by = "search";
       if (z3_fits_part) {
