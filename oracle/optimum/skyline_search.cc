@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <random>
+#include <utility>
 
 namespace planck::oracle {
 namespace {
@@ -116,6 +117,12 @@ class Skyline {
     }
     placed_.assign(items.size(), false);
     offsets_.assign(items.size(), 0);
+    reach_right_.assign(pieces, 0);
+    reach_left_.assign(pieces, pieces_);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      reach_right_[first_[i]] = std::max(reach_right_[first_[i]], end_[i]);
+      reach_left_[end_[i] - 1] = std::min(reach_left_[end_[i] - 1], first_[i]);
+    }
   }
 
   // Some piece holds more than the capacity: nothing fits.
@@ -175,7 +182,7 @@ class Skyline {
     Frame best;
     std::size_t best_ways = 0;
     bool any = false;
-    std::vector<std::int32_t> list;
+    std::vector<std::int32_t>& list = scratch_;
     for (std::int32_t s = 0; s < pieces_;) {
       if (total_[s] == 0) {
         ++s;
@@ -248,7 +255,7 @@ class Skyline {
       }
       for (std::int32_t b = first_[i]; b + 1 < end_[i]; ++b) cross_[b] -= items_[i].size;
       // Only the steps at its two ends changed.
-      if (step_fills(first_[i] - 1) && step_fills(end_[i] - 1) && edges_coverable()) return true;
+      if (step_fills(first_[i] - 1) && step_fills(end_[i] - 1) && edges_coverable(first_[i], end_[i])) return true;
       undo(f);
     }
     if (f.next == f.candidates.size() && f.can_raise) {
@@ -270,8 +277,10 @@ class Skyline {
 
   // A full piece lower than its left neighbour (or with none) needs an item
   // that starts there and can rest on its floor: one over no higher piece.
-  // Likewise at a right edge, one that ends there.
-  bool edges_coverable() const {
+  // Likewise at a right edge, one that ends there. Every piece met this
+  // before an item went over pieces [a, b), so only those it can change are
+  // looked at: the pieces next to them, and those with an item over them.
+  bool edges_coverable(std::int32_t a, std::int32_t b) const {
     auto rests = [&](std::int32_t i, std::int64_t h) {
       if (placed_[i]) return false;
       for (std::int32_t s = first_[i]; s < end_[i]; ++s) {
@@ -281,6 +290,8 @@ class Skyline {
     };
     for (std::int32_t s = 0; s < pieces_; ++s) {
       if (total_[s] == 0 || floor_[s] + total_[s] != capacity_) continue;
+      const bool near = a - 1 <= s && s <= b;
+      if (!near && !(s < b && reach_right_[s] > a) && !(s >= a && reach_left_[s] < b)) continue;
       const std::int64_t h = floor_[s];
       auto none_rests = [&](const std::vector<std::int32_t>& list) {
         return std::none_of(list.begin(), list.end(), [&](std::int32_t i) { return rests(i, h); });
@@ -329,6 +340,8 @@ class Skyline {
   std::vector<std::int64_t> cross_;  // by boundary b (between pieces b and b + 1): of those, the ones alive on both
   std::vector<std::vector<std::int32_t>> starting_;  // by piece: the items that start there, in the order tried
   std::vector<std::vector<std::int32_t>> ending_;    // by piece: the items that end there, in the order tried
+  std::vector<std::int32_t> reach_right_;  // by piece: the end of the longest item that starts there
+  std::vector<std::int32_t> reach_left_;   // by piece: the first piece of the longest item that ends there
   std::vector<std::int32_t> first_;  // by item: its pieces are [first, end)
   std::vector<std::int32_t> end_;
   std::vector<std::vector<std::int32_t>> groups_;  // the items over the same pieces, in the order tried
@@ -336,6 +349,7 @@ class Skyline {
   std::vector<std::int32_t> rank_;                 // by item: its place in its group
   std::vector<bool> placed_;
   std::vector<std::int64_t> offsets_;
+  std::vector<std::int32_t> scratch_;  // the candidates of the point being looked at
   Variant variant_;
   std::mt19937_64 rng_;
   bool shuffle_ = false;
@@ -353,16 +367,21 @@ std::vector<UnitItem> reversed(const std::vector<UnitItem>& items) {
 
 }  // namespace
 
-Fit skyline_fit(const std::vector<UnitItem>& items, std::int64_t capacity, std::int64_t node_limit,
-                Clock::time_point deadline) {
-  if (items.empty()) return {FitOutcome::Found, {}};
-  Skyline forward(items, capacity);
+SkylineSearch::SkylineSearch(std::vector<UnitItem> items) : items_(std::move(items)), turned_(reversed(items_)) {}
+
+Fit SkylineSearch::fit(std::int64_t capacity, std::int64_t node_limit, Clock::time_point deadline) {
+  if (items_.empty()) return {FitOutcome::Found, {}};
+  if (capacity != capacity_) {
+    capacity_ = capacity;
+    next_run_ = 0;
+  }
+  Skyline forward(items_, capacity);
   if (forward.overfull()) return {FitOutcome::Timeout, {}};
-  const std::vector<UnitItem> turned = reversed(items);
-  Skyline backward(turned, capacity);
+  Skyline backward(turned_, capacity);
   const auto variants = static_cast<std::int64_t>(kVariants.size());
   std::int64_t nodes = 0;
-  for (std::int64_t r = 0; nodes < node_limit && Clock::now() <= deadline; ++r) {
+  for (; nodes < node_limit && Clock::now() <= deadline; ++next_run_) {
+    const std::int64_t r = next_run_;
     const Variant& v = kVariants[static_cast<std::size_t>(r % variants)];
     Skyline& sky = v.reversed ? backward : forward;
     const std::int64_t limit = std::min(kRestartBase * luby(r / variants + 1), node_limit - nodes);
@@ -373,6 +392,11 @@ Fit skyline_fit(const std::vector<UnitItem>& items, std::int64_t capacity, std::
     }
   }
   return {FitOutcome::Timeout, {}};
+}
+
+Fit skyline_fit(const std::vector<UnitItem>& items, std::int64_t capacity, std::int64_t node_limit,
+                Clock::time_point deadline) {
+  return SkylineSearch(items).fit(capacity, node_limit, deadline);
 }
 
 }  // namespace planck::oracle
