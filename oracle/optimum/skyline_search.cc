@@ -122,6 +122,7 @@ class Skyline {
     for (std::size_t i = 0; i < items.size(); ++i) {
       reach_right_[first_[i]] = std::max(reach_right_[first_[i]], end_[i]);
       reach_left_[end_[i] - 1] = std::min(reach_left_[end_[i] - 1], first_[i]);
+      longest_ = std::max(longest_, end_[i] - first_[i]);
     }
   }
 
@@ -288,7 +289,9 @@ class Skyline {
       }
       return true;
     };
-    for (std::int32_t s = 0; s < pieces_; ++s) {
+    const std::int32_t from = std::max(a - longest_ - 1, 0);
+    const std::int32_t to = std::min(b + longest_ + 1, pieces_);
+    for (std::int32_t s = from; s < to; ++s) {
       if (total_[s] == 0 || floor_[s] + total_[s] != capacity_) continue;
       const bool near = a - 1 <= s && s <= b;
       if (!near && !(s < b && reach_right_[s] > a) && !(s >= a && reach_left_[s] < b)) continue;
@@ -340,6 +343,7 @@ class Skyline {
   std::vector<std::int64_t> cross_;  // by boundary b (between pieces b and b + 1): of those, the ones alive on both
   std::vector<std::vector<std::int32_t>> starting_;  // by piece: the items that start there, in the order tried
   std::vector<std::vector<std::int32_t>> ending_;    // by piece: the items that end there, in the order tried
+  std::int32_t longest_ = 0;                // the most pieces an item spans
   std::vector<std::int32_t> reach_right_;  // by piece: the end of the longest item that starts there
   std::vector<std::int32_t> reach_left_;   // by piece: the first piece of the longest item that ends there
   std::vector<std::int32_t> first_;  // by item: its pieces are [first, end)
@@ -371,17 +375,14 @@ SkylineSearch::SkylineSearch(std::vector<UnitItem> items) : items_(std::move(ite
 
 Fit SkylineSearch::fit(std::int64_t capacity, std::int64_t node_limit, Clock::time_point deadline) {
   if (items_.empty()) return {FitOutcome::Found, {}};
-  if (capacity != capacity_) {
-    capacity_ = capacity;
-    next_run_ = 0;
-  }
+  std::int64_t& next_run = next_run_[capacity];
   Skyline forward(items_, capacity);
   if (forward.overfull()) return {FitOutcome::Timeout, {}};
   Skyline backward(turned_, capacity);
   const auto variants = static_cast<std::int64_t>(kVariants.size());
   std::int64_t nodes = 0;
-  for (; nodes < node_limit && Clock::now() <= deadline; ++next_run_) {
-    const std::int64_t r = next_run_;
+  for (; nodes < node_limit && Clock::now() <= deadline; ++next_run) {
+    const std::int64_t r = next_run;
     const Variant& v = kVariants[static_cast<std::size_t>(r % variants)];
     Skyline& sky = v.reversed ? backward : forward;
     const std::int64_t limit = std::min(kRestartBase * luby(r / variants + 1), node_limit - nodes);

@@ -37,14 +37,16 @@
 // comes first; never Infeasible.
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "oracle/optimum/optimum_problem.h"
 
 namespace planck::oracle {
 
-// The search over one part's items, kept between questions: asked the same
-// capacity again, it goes on with the portfolio's next run.
+// The search over one part's items, kept between questions: asked a
+// capacity again, it goes on with the portfolio's next run for it (one
+// counter per capacity asked).
 class SkylineSearch {
  public:
   explicit SkylineSearch(std::vector<UnitItem> items);
@@ -54,8 +56,7 @@ class SkylineSearch {
  private:
   std::vector<UnitItem> items_;
   std::vector<UnitItem> turned_;  // the same items, the timeline reversed
-  std::int64_t capacity_ = -1;    // of the last question
-  std::int64_t next_run_ = 0;
+  std::map<std::int64_t, std::int64_t> next_run_;  // by capacity
 };
 
 // One question to a fresh search.
