@@ -183,7 +183,8 @@ class Skyline {
     Frame best;
     std::size_t best_ways = 0;
     bool any = false;
-    std::vector<std::int32_t>& list = scratch_;
+    bool best_left = true;
+    std::int32_t best_lo = 0, best_hi = 0;
     for (std::int32_t s = 0; s < pieces_;) {
       if (total_[s] == 0) {
         ++s;
@@ -197,15 +198,10 @@ class Skyline {
       if (!higher(lo - 1, h) || !higher(hi, h)) continue;
       for (const bool left : {true, false}) {
         const std::int32_t piece = left ? lo : hi - 1;
-        list.clear();
-        for (std::int32_t i : left ? starting_[lo] : ending_[hi - 1]) {
-          if (placed_[i] || (left ? end_[i] > hi : first_[i] < lo) || h + items_[i].size > capacity_) continue;
-          // An item like the last one tried would only repeat its subtree.
-          if (!list.empty() && same(list.back(), i)) continue;
-          list.push_back(i);
-        }
         const bool can_raise = capacity_ - h - total_[piece] > 0;
-        const std::size_t ways = list.size() + (can_raise ? 1 : 0);
+        // Past the best so far, the count no longer matters.
+        const std::size_t enough = any ? best_ways + 1 : SIZE_MAX;
+        const std::size_t ways = cover(left, lo, hi, h, enough, nullptr) + (can_raise ? 1 : 0);
         if (ways == 0) return Step::DeadEnd;
         const std::size_t hard = std::min(ways, variant_.ways_cap);
         const bool better = !any || hard < best_ways ||
@@ -215,18 +211,39 @@ class Skyline {
           best_ways = hard;
           best.piece = piece;
           best.height = h;
-          best.candidates = list;
           best.can_raise = can_raise;
+          best_left = left;
+          best_lo = lo;
+          best_hi = hi;
         }
       }
     }
     if (!any) return Step::Done;
+    cover(best_left, best_lo, best_hi, best.height, SIZE_MAX, &best.candidates);
     if (shuffle_ && best.candidates.size() > 1 && std::uniform_int_distribution<int>(0, 99)(rng_) < kShufflePercent) {
       const std::size_t k = std::uniform_int_distribution<std::size_t>(1, best.candidates.size() - 1)(rng_);
       std::swap(best.candidates[0], best.candidates[k]);
     }
     frames.push_back(std::move(best));
     return Step::Branch;
+  }
+
+  // The items that can cover the lowest cell at the left (or right) end of
+  // the stretch [lo, hi) at height h, in the order tried, into `out` when
+  // given; how many, counting no further than `enough`.
+  std::size_t cover(bool left, std::int32_t lo, std::int32_t hi, std::int64_t h, std::size_t enough,
+                    std::vector<std::int32_t>* out) const {
+    std::size_t count = 0;
+    std::int32_t last = -1;
+    for (std::int32_t i : left ? starting_[lo] : ending_[hi - 1]) {
+      if (placed_[i] || (left ? end_[i] > hi : first_[i] < lo) || h + items_[i].size > capacity_) continue;
+      // An item like the last one taken would only repeat its subtree.
+      if (last >= 0 && same(last, i)) continue;
+      last = i;
+      if (out) out->push_back(i);
+      if (++count >= enough) break;
+    }
+    return count;
   }
 
   bool same(std::int32_t a, std::int32_t b) const {
@@ -353,7 +370,6 @@ class Skyline {
   std::vector<std::int32_t> rank_;                 // by item: its place in its group
   std::vector<bool> placed_;
   std::vector<std::int64_t> offsets_;
-  std::vector<std::int32_t> scratch_;  // the candidates of the point being looked at
   Variant variant_;
   std::mt19937_64 rng_;
   bool shuffle_ = false;
