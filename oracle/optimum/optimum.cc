@@ -23,8 +23,12 @@ constexpr std::size_t kSearchMaxPairs = std::size_t{1} << 23;
 
 // The skyline search (oracle/optimum/skyline_search.h) goes first on each
 // capacity, for at most this many choices per item and a quarter of the
-// trial's time: it finds a placement at once or not at all, and proves
-// nothing.
+// trial's time: it finds most placements at once, and proves nothing. When
+// the complete search then neither finds nor refutes one within a third of the
+// time left, the skyline search has the rest, without a limit on its choices: on
+// a tight part it is the one that finds the placement, if any does. Each part
+// keeps its skyline search, which goes on where it stopped when the same
+// capacity comes again.
 constexpr std::int64_t kSkylineChoicesPerItem = 1000;
 
 // Time limits beyond this are taken as this (about 115 days), so that the
@@ -46,6 +50,7 @@ struct Part {
   Bytes upper = 0;                   // the arena of `best`
   std::string upper_by;
   Offsets best;                      // by member
+  std::unique_ptr<SkylineSearch> skyline;
   std::unique_ptr<PlacementSearch> search;
   std::unique_ptr<Z3Packing> z3;
 };
@@ -182,14 +187,19 @@ Result<Answer> Solver::fit_part(Part& part, Bytes capacity, Clock::time_point un
   if (options_.use_search && !part.pairs) part.pairs = pairs_alive_together(part.units);
   const bool search_fits_part = options_.use_search && *part.pairs <= kSearchMaxPairs;
   if (search_fits_part) {
+    if (!part.skyline) part.skyline = std::make_unique<SkylineSearch>(part.units);
     const Clock::time_point now = Clock::now();
-    const Fit quick = skyline_fit(part.units, units,
-                                  kSkylineChoicesPerItem * static_cast<std::int64_t>(part.units.size()),
-                                  now + (until - now) / 4);
+    const Fit quick = part.skyline->fit(units, kSkylineChoicesPerItem * static_cast<std::int64_t>(part.units.size()),
+                                        now + (until - now) / 4);
     if (quick.outcome == FitOutcome::Found) return found(quick, "skyline search");
     if (!part.search) part.search = std::make_unique<PlacementSearch>(part.units, options_.search);
-    const Fit f = part.search->fit(units, until);
+    const Clock::time_point searched = Clock::now();
+    const Fit f = part.search->fit(units, searched + (until - searched) / 3);
     if (f.outcome == FitOutcome::Found) return found(f, "search");
+    if (f.outcome == FitOutcome::Timeout) {
+      const Fit again = part.skyline->fit(units, std::numeric_limits<std::int64_t>::max(), until);
+      if (again.outcome == FitOutcome::Found) return found(again, "skyline search");
+    }
     if (f.outcome == FitOutcome::Infeasible) {
       std::string by = "search";
       if (z3_fits_part) {

@@ -1,6 +1,10 @@
 #include "oracle/optimum/skyline_search.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <random>
+#include <utility>
 
 namespace planck::oracle {
 namespace {
@@ -8,15 +12,61 @@ namespace {
 // The clock is read once per this many choices.
 constexpr std::int64_t kClockEvery = 256;
 
+// Run r of the portfolio takes variant r mod kVariants.size() and may make
+// kRestartBase x luby(r / kVariants.size() + 1) choices.
+constexpr std::int64_t kRestartBase = 1000;
+
+// Once every variant has had its first run, a run tries first, at this
+// percentage of its branching points, a candidate drawn at random.
+constexpr int kShufflePercent = 15;
+
+// A point where the search branches: the lowest cell of a stretch of pieces
+// lower than both its neighbours, at its left or its right end.
 struct Frame {
-  std::int32_t lo = 0;  // the stretch of pieces [lo, hi) at height `height`
-  std::int32_t hi = 0;
+  std::int32_t piece = 0;  // the stretch's end piece the point is on
   std::int64_t height = 0;
-  std::vector<std::int32_t> candidates;  // items starting at lo, ending within the stretch
+  std::vector<std::int32_t> candidates;  // items that can cover the point, in the order tried
+  bool can_raise = false;                // the piece has room to spare: leaving the point empty is a choice too
   std::size_t next = 0;
   std::int32_t applied = -1;  // the item placed now, -1 for none
-  bool raised = false;        // piece lo raised instead, from `height`
+  bool raised = false;        // the piece raised instead, from `height`
 };
+
+enum class Step { Done, Branch, DeadEnd };
+
+// How one run picks its branching points.
+struct Variant {
+  bool reversed = false;  // on the timeline turned back to front
+  // Points with at least this many candidates count as equally hard.
+  std::size_t ways_cap = SIZE_MAX;
+  bool lowest_on_ties = false;  // of equally hard points, the lowest; else the leftmost
+};
+
+// Forward and reversed, with the plain order of points and two others.
+constexpr std::array<Variant, 12> kVariants = {{
+    {false, SIZE_MAX, false},
+    {false, SIZE_MAX, true},
+    {false, 3, true},
+    {true, SIZE_MAX, false},
+    {true, SIZE_MAX, true},
+    {true, 3, true},
+    {false, SIZE_MAX, false},
+    {false, SIZE_MAX, true},
+    {false, 5, true},
+    {true, SIZE_MAX, false},
+    {true, SIZE_MAX, true},
+    {true, 5, true},
+}};
+
+// The i-th term (from 1) of Luby's sequence 1 1 2 1 1 2 4 1 1 2 ...
+std::int64_t luby(std::int64_t i) {
+  for (;;) {
+    std::int64_t k = 1;
+    while ((std::int64_t{1} << k) - 1 < i) ++k;
+    if ((std::int64_t{1} << k) - 1 == i) return std::int64_t{1} << (k - 1);
+    i -= (std::int64_t{1} << (k - 1)) - 1;
+  }
+}
 
 class Skyline {
  public:
@@ -29,6 +79,7 @@ class Skyline {
     std::sort(times.begin(), times.end());
     times.erase(std::unique(times.begin(), times.end()), times.end());
     const std::size_t pieces = times.empty() ? 0 : times.size() - 1;
+    pieces_ = static_cast<std::int32_t>(pieces);
     floor_.assign(pieces, 0);
     total_.assign(pieces, 0);
     cross_.assign(pieces == 0 ? 0 : pieces - 1, 0);
@@ -44,62 +95,175 @@ class Skyline {
       starting_[first_[i]].push_back(static_cast<std::int32_t>(i));
       ending_[end_[i] - 1].push_back(static_cast<std::int32_t>(i));
     }
-    // The longest first, then the largest, then by index.
-    for (std::vector<std::int32_t>& list : starting_) {
-      std::sort(list.begin(), list.end(), [&](std::int32_t a, std::int32_t b) {
-        if (items_[a].size != items_[b].size) return items_[a].size > items_[b].size;
-        if (end_[a] != end_[b]) return end_[a] > end_[b];
-        return a < b;
-      });
+    auto in_order = [this](std::int32_t a, std::int32_t b) { return tried_before(a, b); };
+    for (std::vector<std::int32_t>& list : starting_) std::sort(list.begin(), list.end(), in_order);
+    for (std::vector<std::int32_t>& list : ending_) std::sort(list.begin(), list.end(), in_order);
+    // Items over the same pieces, each group in the order tried.
+    std::vector<std::int32_t> by_span(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) by_span[i] = static_cast<std::int32_t>(i);
+    std::sort(by_span.begin(), by_span.end(), [&](std::int32_t a, std::int32_t b) {
+      if (first_[a] != first_[b]) return first_[a] < first_[b];
+      if (end_[a] != end_[b]) return end_[a] < end_[b];
+      return tried_before(a, b);
+    });
+    rank_.resize(items.size());
+    group_.resize(items.size());
+    for (std::size_t k = 0; k < by_span.size(); ++k) {
+      const std::int32_t i = by_span[k];
+      if (k == 0 || first_[by_span[k - 1]] != first_[i] || end_[by_span[k - 1]] != end_[i]) groups_.emplace_back();
+      rank_[i] = static_cast<std::int32_t>(groups_.back().size());
+      group_[i] = static_cast<std::int32_t>(groups_.size() - 1);
+      groups_.back().push_back(i);
     }
     placed_.assign(items.size(), false);
     offsets_.assign(items.size(), 0);
+    reach_right_.assign(pieces, 0);
+    reach_left_.assign(pieces, pieces_);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      reach_right_[first_[i]] = std::max(reach_right_[first_[i]], end_[i]);
+      reach_left_[end_[i] - 1] = std::min(reach_left_[end_[i] - 1], first_[i]);
+      longest_ = std::max(longest_, end_[i] - first_[i]);
+    }
   }
 
-  Fit run(std::int64_t node_limit, Clock::time_point deadline) {
-    for (std::size_t s = 0; s < total_.size(); ++s) {
-      if (total_[s] > capacity_) return {FitOutcome::Timeout, {}};
-    }
+  // Some piece holds more than the capacity: nothing fits.
+  bool overfull() const {
+    return std::any_of(total_.begin(), total_.end(), [&](std::int64_t t) { return t > capacity_; });
+  }
+
+  enum class Run { Found, Stopped, Exhausted };
+
+  // One depth-first run of at most `node_limit` choices, all of them counted
+  // in `nodes`: Found with every item placed, else none placed, Exhausted
+  // when every choice was tried (no other run can find a placement either).
+  Run run(const Variant& variant, std::uint64_t seed, std::int64_t node_limit, Clock::time_point deadline,
+          std::int64_t& nodes) {
+    variant_ = variant;
+    rng_.seed(seed);
+    shuffle_ = seed != 0;
     std::vector<Frame> frames;
-    if (!open(frames)) return {FitOutcome::Found, offsets_};
-    std::int64_t nodes = 0;
-    while (!frames.empty()) {
+    Step step = open(frames);
+    std::int64_t mine = 0;
+    while (step != Step::Done && !frames.empty()) {
       Frame& f = frames.back();
       undo(f);
-      if (++nodes > node_limit || (nodes % kClockEvery == 1 && Clock::now() > deadline)) break;
+      ++nodes;
+      if (++mine > node_limit || (nodes % kClockEvery == 1 && Clock::now() > deadline)) break;
       if (!choose(f)) {
         frames.pop_back();
         continue;
       }
-      if (!open(frames)) return {FitOutcome::Found, offsets_};
+      step = open(frames);
     }
-    return {FitOutcome::Timeout, {}};
+    if (step == Step::Done) return Run::Found;
+    if (frames.empty()) return Run::Exhausted;
+    for (; !frames.empty(); frames.pop_back()) undo(frames.back());
+    return Run::Stopped;
   }
 
+  const std::vector<std::int64_t>& offsets() const { return offsets_; }
+
  private:
-  // Pushes the frame of the lowest stretch; false when every item is placed.
-  bool open(std::vector<Frame>& frames) {
-    std::int32_t lo = -1;
-    for (std::int32_t s = 0; s < static_cast<std::int32_t>(floor_.size()); ++s) {
-      if (total_[s] > 0 && (lo < 0 || floor_[s] < floor_[lo])) lo = s;
+  // The largest first, then the longest, then by index.
+  bool tried_before(std::int32_t a, std::int32_t b) const {
+    if (items_[a].size != items_[b].size) return items_[a].size > items_[b].size;
+    if (end_[a] - first_[a] != end_[b] - first_[b]) return end_[a] - first_[a] > end_[b] - first_[b];
+    return a < b;
+  }
+
+  // A piece with no items left is a wall: nothing more goes there.
+  bool higher(std::int32_t s, std::int64_t h) const {
+    return s < 0 || s >= pieces_ || total_[s] == 0 || floor_[s] > h;
+  }
+
+  // Of every stretch lower than both its neighbours, the end point with the
+  // fewest ways to cover it; Done when every item is placed, DeadEnd when
+  // some point has none.
+  Step open(std::vector<Frame>& frames) {
+    Frame best;
+    std::size_t best_ways = 0;
+    bool any = false;
+    bool best_left = true;
+    std::int32_t best_lo = 0, best_hi = 0;
+    for (std::int32_t s = 0; s < pieces_;) {
+      if (total_[s] == 0) {
+        ++s;
+        continue;
+      }
+      const std::int32_t lo = s;
+      const std::int64_t h = floor_[lo];
+      std::int32_t hi = lo + 1;
+      while (hi < pieces_ && total_[hi] > 0 && floor_[hi] == h) ++hi;
+      s = hi;
+      if (!higher(lo - 1, h) || !higher(hi, h)) continue;
+      for (const bool left : {true, false}) {
+        const std::int32_t piece = left ? lo : hi - 1;
+        const bool can_raise = capacity_ - h - total_[piece] > 0;
+        // Past the best so far, the count no longer matters.
+        const std::size_t enough = any ? best_ways + 1 : SIZE_MAX;
+        const std::size_t ways = cover(left, lo, hi, h, enough, nullptr) + (can_raise ? 1 : 0);
+        if (ways == 0) return Step::DeadEnd;
+        const std::size_t hard = std::min(ways, variant_.ways_cap);
+        const bool better = !any || hard < best_ways ||
+                            (hard == best_ways && variant_.lowest_on_ties && h < best.height);
+        if (better) {
+          any = true;
+          best_ways = hard;
+          best.piece = piece;
+          best.height = h;
+          best.can_raise = can_raise;
+          best_left = left;
+          best_lo = lo;
+          best_hi = hi;
+        }
+      }
     }
-    if (lo < 0) return false;
-    Frame f;
-    f.lo = lo;
-    f.height = floor_[lo];
-    f.hi = lo + 1;
-    while (f.hi < static_cast<std::int32_t>(floor_.size()) && total_[f.hi] > 0 && floor_[f.hi] == f.height) ++f.hi;
-    for (std::int32_t i : starting_[lo]) {
-      if (!placed_[i] && end_[i] <= f.hi && f.height + items_[i].size <= capacity_) f.candidates.push_back(i);
+    if (!any) return Step::Done;
+    cover(best_left, best_lo, best_hi, best.height, SIZE_MAX, &best.candidates);
+    if (shuffle_ && best.candidates.size() > 1 && std::uniform_int_distribution<int>(0, 99)(rng_) < kShufflePercent) {
+      const std::size_t k = std::uniform_int_distribution<std::size_t>(1, best.candidates.size() - 1)(rng_);
+      std::swap(best.candidates[0], best.candidates[k]);
     }
-    frames.push_back(std::move(f));
-    return true;
+    frames.push_back(std::move(best));
+    return Step::Branch;
+  }
+
+  // The items that can cover the lowest cell at the left (or right) end of
+  // the stretch [lo, hi) at height h, in the order tried, into `out` when
+  // given; how many, counting no further than `enough`.
+  std::size_t cover(bool left, std::int32_t lo, std::int32_t hi, std::int64_t h, std::size_t enough,
+                    std::vector<std::int32_t>* out) const {
+    std::size_t count = 0;
+    std::int32_t last = -1;
+    for (std::int32_t i : left ? starting_[lo] : ending_[hi - 1]) {
+      if (placed_[i] || (left ? end_[i] > hi : first_[i] < lo) || h + items_[i].size > capacity_) continue;
+      // An item like the last one taken would only repeat its subtree.
+      if (last >= 0 && same(last, i)) continue;
+      last = i;
+      if (out) out->push_back(i);
+      if (++count >= enough) break;
+    }
+    return count;
+  }
+
+  bool same(std::int32_t a, std::int32_t b) const {
+    return items_[a].size == items_[b].size && first_[a] == first_[b] && end_[a] == end_[b];
+  }
+
+  // Two items over the same pieces, one right on top of the other, can trade
+  // places: of the two orders only the one with the earlier tried below is
+  // searched.
+  bool out_of_order(std::int32_t i, std::int64_t h) const {
+    return std::any_of(groups_[group_[i]].begin(), groups_[group_[i]].end(), [&](std::int32_t j) {
+      return rank_[j] > rank_[i] && placed_[j] && offsets_[j] + items_[j].size == h;
+    });
   }
 
   // Applies the frame's next choice; false when none is left.
   bool choose(Frame& f) {
-    if (f.next < f.candidates.size()) {
+    while (f.next < f.candidates.size()) {
       const std::int32_t i = f.candidates[f.next++];
+      if (out_of_order(i, f.height)) continue;
       f.applied = i;
       placed_[i] = true;
       offsets_[i] = f.height;
@@ -109,38 +273,32 @@ class Skyline {
       }
       for (std::int32_t b = first_[i]; b + 1 < end_[i]; ++b) cross_[b] -= items_[i].size;
       // Only the steps at its two ends changed.
-      if (!step_fills(first_[i] - 1) || !step_fills(end_[i] - 1) || !edges_coverable()) return choose_again(f);
-      return true;
+      if (step_fills(first_[i] - 1) && step_fills(end_[i] - 1) && edges_coverable(first_[i], end_[i])) return true;
+      undo(f);
     }
-    if (f.next == f.candidates.size()) {
+    if (f.next == f.candidates.size() && f.can_raise) {
       ++f.next;  // the raise is tried once, last
-      // To the lower neighbour with items left; the top when there is none.
+      // To the lower neighbour that is higher; the top when there is none.
+      const std::int32_t p = f.piece;
       std::int64_t to = capacity_;
-      if (f.lo > 0 && total_[f.lo - 1] > 0) to = std::min(to, floor_[f.lo - 1]);
-      if (f.lo + 1 < static_cast<std::int32_t>(floor_.size()) && total_[f.lo + 1] > 0 &&
-          floor_[f.lo + 1] > f.height) {
-        to = std::min(to, floor_[f.lo + 1]);
+      for (const std::int32_t n : {p - 1, p + 1}) {
+        if (n >= 0 && n < pieces_ && total_[n] > 0 && floor_[n] > f.height) to = std::min(to, floor_[n]);
       }
-      if (to + total_[f.lo] > capacity_) return false;
+      if (to + total_[p] > capacity_) return false;
       f.raised = true;
-      floor_[f.lo] = to;
-      if (!step_fills(f.lo - 1) || !step_fills(f.lo)) return choose_again(f);
-      return true;
+      floor_[p] = to;
+      if (step_fills(p - 1) && step_fills(p)) return true;
+      undo(f);
     }
     return false;
   }
 
-  // The choice just applied leaves a step that cannot be filled: the next one.
-  bool choose_again(Frame& f) {
-    undo(f);
-    return choose(f);
-  }
-
   // A full piece lower than its left neighbour (or with none) needs an item
   // that starts there and can rest on its floor: one over no higher piece.
-  // Likewise at a right edge, one that ends there.
-  bool edges_coverable() const {
-    const auto pieces = static_cast<std::int32_t>(floor_.size());
+  // Likewise at a right edge, one that ends there. Every piece met this
+  // before an item went over pieces [a, b), so only those it can change are
+  // looked at: the pieces next to them, and those with an item over them.
+  bool edges_coverable(std::int32_t a, std::int32_t b) const {
     auto rests = [&](std::int32_t i, std::int64_t h) {
       if (placed_[i]) return false;
       for (std::int32_t s = first_[i]; s < end_[i]; ++s) {
@@ -148,17 +306,18 @@ class Skyline {
       }
       return true;
     };
-    for (std::int32_t s = 0; s < pieces; ++s) {
+    const std::int32_t from = std::max(a - longest_ - 1, 0);
+    const std::int32_t to = std::min(b + longest_ + 1, pieces_);
+    for (std::int32_t s = from; s < to; ++s) {
       if (total_[s] == 0 || floor_[s] + total_[s] != capacity_) continue;
+      const bool near = a - 1 <= s && s <= b;
+      if (!near && !(s < b && reach_right_[s] > a) && !(s >= a && reach_left_[s] < b)) continue;
       const std::int64_t h = floor_[s];
-      const bool left_edge = s == 0 || total_[s - 1] == 0 || floor_[s - 1] > h;
-      const bool right_edge = s + 1 == pieces || total_[s + 1] == 0 || floor_[s + 1] > h;
-      if (left_edge && std::none_of(starting_[s].begin(), starting_[s].end(), [&](std::int32_t i) { return rests(i, h); })) {
-        return false;
-      }
-      if (right_edge && std::none_of(ending_[s].begin(), ending_[s].end(), [&](std::int32_t i) { return rests(i, h); })) {
-        return false;
-      }
+      auto none_rests = [&](const std::vector<std::int32_t>& list) {
+        return std::none_of(list.begin(), list.end(), [&](std::int32_t i) { return rests(i, h); });
+      };
+      if (higher(s - 1, h) && none_rests(starting_[s])) return false;
+      if (higher(s + 1, h) && none_rests(ending_[s])) return false;
     }
     return true;
   }
@@ -167,7 +326,7 @@ class Skyline {
   // floor can hold only its items that do not reach the other piece, or
   // room given up, at most what it has to spare.
   bool step_fills(std::int32_t b) const {
-    if (b < 0 || b + 1 >= static_cast<std::int32_t>(floor_.size())) return true;
+    if (b < 0 || b + 1 >= pieces_) return true;
     const std::int32_t low = floor_[b] < floor_[b + 1] ? b : b + 1;
     const std::int32_t high = low == b ? b + 1 : b;
     if (total_[low] == 0 || total_[high] == 0) return true;
@@ -188,29 +347,73 @@ class Skyline {
       f.applied = -1;
     }
     if (f.raised) {
-      floor_[f.lo] = f.height;
+      floor_[f.piece] = f.height;
       f.raised = false;
     }
   }
 
   const std::vector<UnitItem>& items_;
   std::int64_t capacity_;
+  std::int32_t pieces_ = 0;
   std::vector<std::int64_t> floor_;  // by piece
   std::vector<std::int64_t> total_;  // by piece: the sizes of the items left there
   std::vector<std::int64_t> cross_;  // by boundary b (between pieces b and b + 1): of those, the ones alive on both
-  std::vector<std::vector<std::int32_t>> starting_;  // by piece: the items that start there
-  std::vector<std::vector<std::int32_t>> ending_;    // by piece: the items that end there
+  std::vector<std::vector<std::int32_t>> starting_;  // by piece: the items that start there, in the order tried
+  std::vector<std::vector<std::int32_t>> ending_;    // by piece: the items that end there, in the order tried
+  std::int32_t longest_ = 0;                // the most pieces an item spans
+  std::vector<std::int32_t> reach_right_;  // by piece: the end of the longest item that starts there
+  std::vector<std::int32_t> reach_left_;   // by piece: the first piece of the longest item that ends there
   std::vector<std::int32_t> first_;  // by item: its pieces are [first, end)
   std::vector<std::int32_t> end_;
+  std::vector<std::vector<std::int32_t>> groups_;  // the items over the same pieces, in the order tried
+  std::vector<std::int32_t> group_;                // by item: its group
+  std::vector<std::int32_t> rank_;                 // by item: its place in its group
   std::vector<bool> placed_;
   std::vector<std::int64_t> offsets_;
+  Variant variant_;
+  std::mt19937_64 rng_;
+  bool shuffle_ = false;
 };
+
+// The same items on the timeline turned back to front: a placement of one is
+// a placement of the other.
+std::vector<UnitItem> reversed(const std::vector<UnitItem>& items) {
+  std::int64_t end = 0;
+  for (const UnitItem& it : items) end = std::max(end, it.upper);
+  std::vector<UnitItem> out = items;
+  for (UnitItem& it : out) it = {it.size, end - it.upper, end - it.lower};
+  return out;
+}
 
 }  // namespace
 
+SkylineSearch::SkylineSearch(std::vector<UnitItem> items) : items_(std::move(items)), turned_(reversed(items_)) {}
+
+Fit SkylineSearch::fit(std::int64_t capacity, std::int64_t node_limit, Clock::time_point deadline) {
+  if (items_.empty()) return {FitOutcome::Found, {}};
+  std::int64_t& next_run = next_run_[capacity];
+  Skyline forward(items_, capacity);
+  if (forward.overfull()) return {FitOutcome::Timeout, {}};
+  Skyline backward(turned_, capacity);
+  const auto variants = static_cast<std::int64_t>(kVariants.size());
+  std::int64_t nodes = 0;
+  for (; nodes < node_limit && Clock::now() <= deadline; ++next_run) {
+    const std::int64_t r = next_run;
+    const Variant& v = kVariants[static_cast<std::size_t>(r % variants)];
+    Skyline& sky = v.reversed ? backward : forward;
+    const std::int64_t limit = std::min(kRestartBase * luby(r / variants + 1), node_limit - nodes);
+    switch (sky.run(v, r < variants ? 0 : static_cast<std::uint64_t>(r), limit, deadline, nodes)) {
+      case Skyline::Run::Found: return {FitOutcome::Found, sky.offsets()};
+      case Skyline::Run::Exhausted: return {FitOutcome::Timeout, {}};
+      case Skyline::Run::Stopped: break;
+    }
+  }
+  return {FitOutcome::Timeout, {}};
+}
+
 Fit skyline_fit(const std::vector<UnitItem>& items, std::int64_t capacity, std::int64_t node_limit,
                 Clock::time_point deadline) {
-  return Skyline(items, capacity).run(node_limit, deadline);
+  return SkylineSearch(items).fit(capacity, node_limit, deadline);
 }
 
 }  // namespace planck::oracle

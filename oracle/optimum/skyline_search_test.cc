@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
@@ -47,18 +48,44 @@ TEST(SkylineSearch, EveryPlacementItFindsIsValidAndNoneBelowTheLeastArena) {
   EXPECT_GT(found_at_least, 100);
 }
 
+std::vector<UnitItem> perfect_packing(std::uint64_t seed, std::size_t buffers, std::int64_t width) {
+  gen::SeededChoices choices(seed);
+  const gen::PerfectPacking p = gen::generate_perfect_packing(choices, {.buffers = buffers, .width = width});
+  std::vector<UnitItem> items;
+  for (const gen::PackingPiece& piece : p.pieces) {
+    items.push_back({piece.size, static_cast<std::int64_t>(piece.first), static_cast<std::int64_t>(piece.last) + 1});
+  }
+  return items;
+}
+
+// The same items with the timeline turned back to front.
+std::vector<UnitItem> turned(std::vector<UnitItem> items) {
+  std::int64_t end = 0;
+  for (const UnitItem& it : items) end = std::max(end, it.upper);
+  for (UnitItem& it : items) it = {it.size, end - it.upper, end - it.lower};
+  return items;
+}
+
 TEST(SkylineSearch, FindsSmallPerfectPackingsAtTheirWidth) {
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-    gen::SeededChoices choices(seed);
-    const gen::PerfectPacking p = gen::generate_perfect_packing(choices, {.buffers = 60, .width = 256});
-    std::vector<UnitItem> items;
-    for (const gen::PackingPiece& piece : p.pieces) {
-      items.push_back({piece.size, static_cast<std::int64_t>(piece.first), static_cast<std::int64_t>(piece.last) + 1});
-    }
-    const Fit f = skyline_fit(items, p.width, 1000000, later());
+    const std::vector<UnitItem> items = perfect_packing(seed, 60, 256);
+    const Fit f = skyline_fit(items, 256, 1000000, later());
     ASSERT_EQ(f.outcome, FitOutcome::Found) << "seed " << seed;
-    EXPECT_THAT(placement_error(testing::as_problem(items), testing::as_offsets(f.offsets), static_cast<Bytes>(p.width)),
-                IsEmpty());
+    EXPECT_THAT(placement_error(testing::as_problem(items), testing::as_offsets(f.offsets), Bytes{256}), IsEmpty());
+  }
+}
+
+// Cut from a wide rectangle, dozens of buffers, forward and turned around:
+// every time step full, so no wrong choice goes unpunished.
+TEST(SkylineSearch, FindsPerfectPackingsOfDozensOfBuffersEitherWayRound) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const std::vector<UnitItem> forward = perfect_packing(seed * 7919, 48, 1024);
+    for (const std::vector<UnitItem>& items : {forward, turned(forward)}) {
+      const Fit f = skyline_fit(items, 1024, 1000000, later());
+      ASSERT_EQ(f.outcome, FitOutcome::Found) << "seed " << seed << "\n" << testing::describe(items);
+      EXPECT_THAT(placement_error(testing::as_problem(items), testing::as_offsets(f.offsets), Bytes{1024}), IsEmpty())
+          << "seed " << seed;
+    }
   }
 }
 
@@ -68,6 +95,10 @@ TEST(SkylineSearch, GivesUpAtItsChoiceLimitOrDeadline) {
   EXPECT_EQ(skyline_fit(tricky, 5, 0, later()).outcome, FitOutcome::Timeout);
   EXPECT_EQ(skyline_fit(tricky, 5, kNoLimit, Clock::now() - std::chrono::seconds(1)).outcome, FitOutcome::Timeout);
   EXPECT_EQ(skyline_fit({}, 0, 0, later()).outcome, FitOutcome::Found);
+  // Each item placed is a choice: a perfect packing of 40 cannot be found in 39.
+  const std::vector<UnitItem> packing = perfect_packing(3, 40, 64);
+  EXPECT_EQ(skyline_fit(packing, 64, 39, later()).outcome, FitOutcome::Timeout);
+  EXPECT_EQ(skyline_fit(packing, 64, kNoLimit, Clock::now() - std::chrono::seconds(1)).outcome, FitOutcome::Timeout);
 }
 
 }  // namespace
