@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <random>
 #include <utility>
@@ -117,6 +118,8 @@ class Skyline {
     }
     placed_.assign(items.size(), false);
     offsets_.assign(items.size(), 0);
+    breaks_.assign(static_cast<std::size_t>(pieces_) / 64 + 1, 0);
+    refresh_breaks(0, pieces_);
     reach_right_.assign(pieces, 0);
     reach_left_.assign(pieces, pieces_);
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -192,8 +195,8 @@ class Skyline {
       }
       const std::int32_t lo = s;
       const std::int64_t h = floor_[lo];
-      std::int32_t hi = lo + 1;
-      while (hi < pieces_ && total_[hi] > 0 && floor_[hi] == h) ++hi;
+      // The stretch ends at the next break.
+      const std::int32_t hi = next_break(lo + 1);
       s = hi;
       if (!higher(lo - 1, h) || !higher(hi, h)) continue;
       for (const bool left : {true, false}) {
@@ -272,6 +275,7 @@ class Skyline {
         total_[s] -= items_[i].size;
       }
       for (std::int32_t b = first_[i]; b + 1 < end_[i]; ++b) cross_[b] -= items_[i].size;
+      refresh_breaks(first_[i], end_[i]);
       // Only the steps at its two ends changed.
       if (step_fills(first_[i] - 1) && step_fills(end_[i] - 1) && edges_coverable(first_[i], end_[i])) return true;
       undo(f);
@@ -287,6 +291,7 @@ class Skyline {
       if (to + total_[p] > capacity_) return false;
       f.raised = true;
       floor_[p] = to;
+      refresh_breaks(p, p + 1);
       if (step_fills(p - 1) && step_fills(p)) return true;
       undo(f);
     }
@@ -299,27 +304,65 @@ class Skyline {
   // before an item went over pieces [a, b), so only those it can change are
   // looked at: the pieces next to them, and those with an item over them.
   bool edges_coverable(std::int32_t a, std::int32_t b) const {
+    const std::int32_t from = std::max(a - longest_ - 1, 0);
+    const std::int32_t to = std::min(b + longest_ + 1, pieces_);
+    // A piece at an edge has a break on its left or right (breaks_), so only
+    // the pieces on either side of a break are looked at.
+    std::int32_t done = from - 1;  // the last piece looked at
+    for (std::int32_t k = next_break(from); k <= to; k = next_break(k + 1)) {
+      for (std::int32_t s = std::max(k - 1, done + 1); s <= k && s < to; ++s) {
+        done = s;
+        if (!edge_fine(s, a, b)) return false;
+      }
+    }
+    return true;
+  }
+
+  // The check of edges_coverable at piece s.
+  bool edge_fine(std::int32_t s, std::int32_t a, std::int32_t b) const {
     auto rests = [&](std::int32_t i, std::int64_t h) {
       if (placed_[i]) return false;
-      for (std::int32_t s = first_[i]; s < end_[i]; ++s) {
-        if (floor_[s] > h) return false;
+      for (std::int32_t p = first_[i]; p < end_[i]; ++p) {
+        if (floor_[p] > h) return false;
       }
       return true;
     };
-    const std::int32_t from = std::max(a - longest_ - 1, 0);
-    const std::int32_t to = std::min(b + longest_ + 1, pieces_);
-    for (std::int32_t s = from; s < to; ++s) {
-      if (total_[s] == 0 || floor_[s] + total_[s] != capacity_) continue;
-      const bool near = a - 1 <= s && s <= b;
-      if (!near && !(s < b && reach_right_[s] > a) && !(s >= a && reach_left_[s] < b)) continue;
-      const std::int64_t h = floor_[s];
-      auto none_rests = [&](const std::vector<std::int32_t>& list) {
-        return std::none_of(list.begin(), list.end(), [&](std::int32_t i) { return rests(i, h); });
-      };
-      if (higher(s - 1, h) && none_rests(starting_[s])) return false;
-      if (higher(s + 1, h) && none_rests(ending_[s])) return false;
+    if (total_[s] == 0 || floor_[s] + total_[s] != capacity_) return true;
+    const bool near = a - 1 <= s && s <= b;
+    if (!near && !(s < b && reach_right_[s] > a) && !(s >= a && reach_left_[s] < b)) return true;
+    const std::int64_t h = floor_[s];
+    auto none_rests = [&](const std::vector<std::int32_t>& list) {
+      return std::none_of(list.begin(), list.end(), [&](std::int32_t i) { return rests(i, h); });
+    };
+    if (higher(s - 1, h) && none_rests(starting_[s])) return false;
+    return !(higher(s + 1, h) && none_rests(ending_[s]));
+  }
+
+  // Break k (0 <= k <= pieces) lies between pieces k - 1 and k when they are
+  // not one stretch: either is missing or full of items, or their floors differ.
+  bool is_break(std::int32_t k) const {
+    return k == 0 || k == pieces_ || total_[k - 1] == 0 || total_[k] == 0 || floor_[k - 1] != floor_[k];
+  }
+
+  // Recomputes breaks lo to hi, both included.
+  void refresh_breaks(std::int32_t lo, std::int32_t hi) {
+    for (std::int32_t k = std::max(lo, 0); k <= std::min(hi, pieces_); ++k) {
+      const std::uint64_t bit = std::uint64_t{1} << (k % 64);
+      std::uint64_t& word = breaks_[static_cast<std::size_t>(k / 64)];
+      word = is_break(k) ? word | bit : word & ~bit;
     }
-    return true;
+  }
+
+  // The first break at k or after; pieces + 1 when there is none.
+  std::int32_t next_break(std::int32_t k) const {
+    if (k > pieces_) return pieces_ + 1;
+    auto w = static_cast<std::size_t>(k / 64);
+    std::uint64_t word = breaks_[w] & (~std::uint64_t{0} << (k % 64));
+    while (word == 0) {
+      if (++w == breaks_.size()) return pieces_ + 1;
+      word = breaks_[w];
+    }
+    return static_cast<std::int32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(word)));
   }
 
   // Between pieces b and b + 1, the lower one's room up to the higher one's
@@ -344,10 +387,12 @@ class Skyline {
         total_[s] += items_[i].size;
       }
       for (std::int32_t b = first_[i]; b + 1 < end_[i]; ++b) cross_[b] += items_[i].size;
+      refresh_breaks(first_[i], end_[i]);
       f.applied = -1;
     }
     if (f.raised) {
       floor_[f.piece] = f.height;
+      refresh_breaks(f.piece, f.piece + 1);
       f.raised = false;
     }
   }
@@ -370,6 +415,7 @@ class Skyline {
   std::vector<std::int32_t> rank_;                 // by item: its place in its group
   std::vector<bool> placed_;
   std::vector<std::int64_t> offsets_;
+  std::vector<std::uint64_t> breaks_;  // bit k: is_break(k), for 0 <= k <= pieces
   Variant variant_;
   std::mt19937_64 rng_;
   bool shuffle_ = false;
