@@ -32,16 +32,9 @@ Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffe
   std::vector<Bytes> offset(buffers.size());
   // [offset, offset + size) of each placed buffer, its end checked when placed.
   std::vector<std::pair<Bytes, Bytes>> range(buffers.size());
-  PlacedInTime placed(buffers);
-  std::vector<std::size_t> alive;  // the placed buffers alive with the one being placed
-  std::vector<std::pair<Bytes, Bytes>> ranges;  // theirs, [offset, end), by offset
+  std::vector<std::pair<Bytes, Bytes>> ranges;  // those of the buffers alive with the one placed, by offset
 
-  const std::vector<std::size_t> order = by_size_descending(buffers);
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    if (deadline.passed(k)) return timeout_error();
-    const std::size_t b = order[k];
-    alive.clear();
-    placed.alive_with(b, alive);
+  const auto lowest_gap = [&](std::size_t b, const std::vector<std::size_t>& alive) -> Status {
     ranges.clear();
     for (std::size_t p : alive) ranges.push_back(range[p]);
     std::sort(ranges.begin(), ranges.end());
@@ -63,8 +56,9 @@ Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffe
     }
     offset[b] = *at;
     range[b] = {*at, *at + buffers[b].size};
-    placed.place(b);
-  }
+    return Ok{};
+  };
+  PLANCK_TRY(place_each_by_size(buffers, deadline, lowest_gap));
   return offset;
 }
 

@@ -34,20 +34,14 @@ Result<std::vector<Bytes>> place_greedy(const std::vector<PlannedBuffer>& buffer
   // offset + size, beside the object, for the buffers alive with the next:
   // within the object's size, so it does not wrap.
   std::vector<std::pair<std::size_t, Bytes>> object_end(buffers.size());
-  PlacedInTime placed(buffers);
-  std::vector<std::size_t> alive;  // the placed buffers alive with the one being placed
-  // By object: whether it holds a buffer of `alive`, and the highest end of
-  // those; both cleared after each buffer, for the objects in `touched`.
+  // By object: whether it holds a buffer alive with the one placed, and the
+  // highest end of those; both cleared after each buffer, for the objects in
+  // `touched`.
   std::vector<char> holds_alive;
   std::vector<Bytes> top;
   std::vector<std::size_t> touched;
 
-  const std::vector<std::size_t> order = by_size_descending(buffers);
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    if (deadline.passed(k)) return timeout_error();
-    const std::size_t b = order[k];
-    alive.clear();
-    placed.alive_with(b, alive);
+  const auto into_an_object = [&](std::size_t b, const std::vector<std::size_t>& alive) -> Status {
     for (std::size_t p : alive) {
       const auto [o, end] = object_end[p];
       if (!holds_alive[o]) {
@@ -82,8 +76,9 @@ Result<std::vector<Bytes>> place_greedy(const std::vector<PlannedBuffer>& buffer
     object_of[b] = pick;
     offset[b] = at;
     object_end[b] = {pick, at + buffers[b].size};
-    placed.place(b);
-  }
+    return Ok{};
+  };
+  PLANCK_TRY(place_each_by_size(buffers, deadline, into_an_object));
   return lay_objects_end_to_end(buffers, objects, object_of, offset);
 }
 

@@ -62,4 +62,25 @@ class PlacedInTime {
   std::vector<std::size_t> tree_;   // root 1, block k's leaf at blocks_ + k: the largest reach below
 };
 
+// The loop greedy and bysize share: each buffer, largest first
+// (by_size_descending), goes to place(b, alive) with the placed buffers alive
+// with it (alive_with), and is placed from then on. place returns a Status;
+// its first error, or timeout_error() once the deadline has passed, stops the
+// loop.
+template <class Place>
+Status place_each_by_size(const std::vector<PlannedBuffer>& buffers, const Deadline& deadline, Place& place) {
+  PlacedInTime placed(buffers);
+  std::vector<std::size_t> alive;
+  const std::vector<std::size_t> order = by_size_descending(buffers);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (deadline.passed(k)) return timeout_error();
+    const std::size_t b = order[k];
+    alive.clear();
+    placed.alive_with(b, alive);
+    PLANCK_TRY(place(b, alive));
+    placed.place(b);
+  }
+  return Ok{};
+}
+
 }  // namespace planck
