@@ -62,8 +62,9 @@ planck=build/dev/tools/planck
 properties=build/dev/properties/properties_test
 # Every target from preset fuzz (AddressSanitizer and UBSan) but
 # fuzz_planners, from preset fuzz-fast (UBSan alone, no comparison tracing;
-# CMakeLists.txt says why): its failures are verdicts, and it runs twice as
-# many inputs there. $out/bin links each target to the build it runs from.
+# CMakeLists.txt says why): its failures are verdicts, and it runs some five
+# times as many inputs there. $out/bin links each target to the build it
+# runs from.
 fuzz_bin=$out/bin
 fast_targets=(fuzz_planners)
 targets=(fuzz_schedule fuzz_plan fuzz_intervals fuzz_planners fuzz_tlsf fuzz_oracle)
