@@ -6,7 +6,7 @@
 # line per size: how many were proven within the limit.
 #
 #   bench/perfect_packing.sh                     # builds in build/dev (preset dev)
-#   SIZES="100 300" SEEDS="1 2 3" TIMEOUT=10 bench/perfect_packing.sh
+#   SIZES="100 300" SEEDS="1 2 3" TIMEOUT=10 bench/perfect_packing.sh   # seeds 1 to 10 by default
 #   BUILD_DIR=build/mine WIDTH=1024 bench/perfect_packing.sh
 #
 # Columns: buffers, seed, the least arena (the rectangle's width, in bytes),
@@ -20,7 +20,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build/dev}
 timeout=${TIMEOUT:-10}
 sizes=${SIZES:-100 200 300 400 500}
-seeds=${SEEDS:-1 2 3 4 5}
+seeds=${SEEDS:-1 2 3 4 5 6 7 8 9 10}
 width=${WIDTH:-1024}
 prove_up_to=${PROVE_UP_TO:-400}
 

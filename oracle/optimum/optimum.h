@@ -20,7 +20,8 @@
 //    lower bound (often the answer), rising in doubling steps until one fits, then
 //    bisection between the bounds. Each answer moves a bound: a placement
 //    that fits lowers the upper bound to its arena, a proof that none fits
-//    raises the lower bound past c. Each trial gets half the time left (see
+//    raises the lower bound past c. The first trial, at the lower bound, gets
+//    three quarters of the time, each later one half the time left (see
 //    minimize() in optimum.cc), so one hard capacity cannot take it all.
 //  - Every placement is judged by the plain checker of
 //    oracle/optimum/optimum_problem.h before it is believed; one that fails

@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <atomic>
 #include <cstdint>
+#include <limits>
+#include <mutex>
 #include <random>
+#include <thread>
 #include <utility>
 
 namespace planck::oracle {
@@ -17,7 +21,7 @@ constexpr std::int64_t kClockEvery = 256;
 // kRestartBase x luby(r / kVariants.size() + 1) choices.
 constexpr std::int64_t kRestartBase = 1000;
 
-// Once every variant has had its first run, a run tries first, at this
+// Every run but the first of each distinct variant tries first, at this
 // percentage of its branching points, a candidate drawn at random.
 constexpr int kShufflePercent = 15;
 
@@ -43,7 +47,9 @@ struct Variant {
   bool lowest_on_ties = false;  // of equally hard points, the lowest; else the leftmost
 };
 
-// Forward and reversed, with the plain order of points and two others.
+// Forward and reversed, with the plain order of points and three others;
+// the first kDistinct are all different, and the rest repeat the plain
+// orders, with random candidates from their first run on.
 constexpr std::array<Variant, 12> kVariants = {{
     {false, SIZE_MAX, false},
     {false, SIZE_MAX, true},
@@ -51,13 +57,14 @@ constexpr std::array<Variant, 12> kVariants = {{
     {true, SIZE_MAX, false},
     {true, SIZE_MAX, true},
     {true, 3, true},
+    {false, 5, true},
+    {true, 5, true},
     {false, SIZE_MAX, false},
     {false, SIZE_MAX, true},
-    {false, 5, true},
     {true, SIZE_MAX, false},
     {true, SIZE_MAX, true},
-    {true, 5, true},
 }};
+constexpr std::int64_t kDistinct = 8;
 
 // The i-th term (from 1) of Luby's sequence 1 1 2 1 1 2 4 1 1 2 ...
 std::int64_t luby(std::int64_t i) {
@@ -139,8 +146,11 @@ class Skyline {
   // One depth-first run of at most `node_limit` choices, all of them counted
   // in `nodes`: Found with every item placed, else none placed, Exhausted
   // when every choice was tried (no other run can find a placement either).
+  // `cancelled`, read with the clock, says whether another run has made
+  // this one pointless.
+  template <class Cancelled>
   Run run(const Variant& variant, std::uint64_t seed, std::int64_t node_limit, Clock::time_point deadline,
-          std::int64_t& nodes) {
+          std::int64_t& nodes, Cancelled cancelled) {
     variant_ = variant;
     rng_.seed(seed);
     shuffle_ = seed != 0;
@@ -151,7 +161,7 @@ class Skyline {
       Frame& f = frames.back();
       undo(f);
       ++nodes;
-      if (++mine > node_limit || (nodes % kClockEvery == 1 && Clock::now() > deadline)) break;
+      if (++mine > node_limit || (nodes % kClockEvery == 1 && (Clock::now() > deadline || cancelled()))) break;
       if (!choose(f)) {
         frames.pop_back();
         continue;
@@ -435,26 +445,99 @@ std::vector<UnitItem> reversed(const std::vector<UnitItem>& items) {
 
 SkylineSearch::SkylineSearch(std::vector<UnitItem> items) : items_(std::move(items)), turned_(reversed(items_)) {}
 
-Fit SkylineSearch::fit(std::int64_t capacity, std::int64_t node_limit, Clock::time_point deadline) {
-  if (items_.empty()) return {FitOutcome::Found, {}};
-  std::int64_t& next_run = next_run_[capacity];
-  Skyline forward(items_, capacity);
-  if (forward.overfull()) return {FitOutcome::Timeout, {}};
-  Skyline backward(turned_, capacity);
-  const auto variants = static_cast<std::int64_t>(kVariants.size());
-  std::int64_t nodes = 0;
-  for (; nodes < node_limit && Clock::now() <= deadline; ++next_run) {
-    const std::int64_t r = next_run;
-    const Variant& v = kVariants[static_cast<std::size_t>(r % variants)];
-    Skyline& sky = v.reversed ? backward : forward;
-    const std::int64_t limit = std::min(kRestartBase * luby(r / variants + 1), node_limit - nodes);
-    switch (sky.run(v, r < variants ? 0 : static_cast<std::uint64_t>(r), limit, deadline, nodes)) {
-      case Skyline::Run::Found: return {FitOutcome::Found, sky.offsets()};
-      case Skyline::Run::Exhausted: return {FitOutcome::Timeout, {}};
-      case Skyline::Run::Stopped: break;
+// The portfolio's runs are handed out in order, each with the choices the
+// runs before it would leave of node_limit had none of them succeeded, and
+// the lowest run that finds a placement or tries every choice decides: the
+// answer is the one a single thread would give, whichever thread gets there
+// first. A run above the deciding one is cancelled; one below it goes on,
+// since it could still decide.
+class SkylineSearch::Portfolio {
+ public:
+  static constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
+
+  Portfolio(const SkylineSearch& search, std::int64_t capacity, std::int64_t first_run, std::int64_t node_limit,
+            Clock::time_point deadline)
+      : search_(search), capacity_(capacity), next_(first_run), node_limit_(node_limit), deadline_(deadline) {}
+
+  // Runs, at most `runs` of them, until the portfolio is decided, out of
+  // choices or out of time.
+  void work(std::int64_t runs = kNone) {
+    Skyline forward(search_.items_, capacity_);
+    Skyline backward(search_.turned_, capacity_);
+    const auto variants = static_cast<std::int64_t>(kVariants.size());
+    std::int64_t nodes = 0;
+    for (; runs > 0; --runs) {
+      std::int64_t r = 0, limit = 0;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (over_locked()) return;
+        r = next_++;
+        limit = std::min(kRestartBase * luby(r / variants + 1), node_limit_ - used_);
+        used_ += limit + 1;  // a run stopped at its limit has made one choice more
+      }
+      const Variant& v = kVariants[static_cast<std::size_t>(r % variants)];
+      Skyline& sky = v.reversed ? backward : forward;
+      const auto cancelled = [&] { return decided_.load(std::memory_order_relaxed) < r; };
+      const Skyline::Run outcome =
+          sky.run(v, r < kDistinct ? 0 : static_cast<std::uint64_t>(r), limit, deadline_, nodes, cancelled);
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (outcome == Skyline::Run::Stopped) {
+        // Cut short by the clock rather than by its limit: the next question
+        // at this capacity starts over from it.
+        if (Clock::now() > deadline_) cut_ = std::min(cut_, r);
+        continue;
+      }
+      if (r < decided_) {
+        decided_ = r;
+        fit_ = outcome == Skyline::Run::Found ? Fit{FitOutcome::Found, sky.offsets()} : Fit{FitOutcome::Timeout, {}};
+      }
     }
   }
-  return {FitOutcome::Timeout, {}};
+
+  bool over() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return over_locked();
+  }
+
+  // The answer, and the run the next question at this capacity starts from:
+  // the deciding run, which decides again at once, or the first run cut
+  // short, or the first not handed out.
+  Fit answer(std::int64_t& next_run) const {
+    next_run = decided_ < kNone ? decided_.load() : std::min(cut_, next_);
+    return fit_;
+  }
+
+ private:
+  bool over_locked() const { return next_ >= decided_ || used_ >= node_limit_ || Clock::now() > deadline_; }
+
+  const SkylineSearch& search_;
+  const std::int64_t capacity_;
+  std::mutex mutex_;
+  std::int64_t next_;     // the next run to hand out
+  std::int64_t used_ = 0;  // the choices granted to the runs handed out
+  const std::int64_t node_limit_;
+  const Clock::time_point deadline_;
+  std::atomic<std::int64_t> decided_{kNone};  // the lowest run that found a placement or tried every choice
+  std::int64_t cut_ = kNone;                  // the lowest run cut short by the clock
+  Fit fit_{FitOutcome::Timeout, {}};
+};
+
+// The threads a search runs on: one a core, up to four.
+unsigned search_threads() { return std::clamp(std::thread::hardware_concurrency(), 1u, 4u); }
+
+Fit SkylineSearch::fit(std::int64_t capacity, std::int64_t node_limit, Clock::time_point deadline) {
+  if (items_.empty()) return {FitOutcome::Found, {}};
+  if (Skyline(items_, capacity).overfull()) return {FitOutcome::Timeout, {}};
+  std::int64_t& next_run = next_run_[capacity];
+  Portfolio portfolio(*this, capacity, next_run, node_limit, deadline);
+  // Most parts are settled by their first run, too soon for a thread to pay.
+  portfolio.work(1);
+  if (!portfolio.over()) {
+    std::vector<std::jthread> helpers;
+    for (unsigned k = 1; k < search_threads(); ++k) helpers.emplace_back([&portfolio] { portfolio.work(); });
+    portfolio.work();
+  }
+  return portfolio.answer(next_run);
 }
 
 Fit skyline_fit(const std::vector<UnitItem>& items, std::int64_t capacity, std::int64_t node_limit,

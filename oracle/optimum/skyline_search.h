@@ -25,12 +25,17 @@
 // at once.
 //
 // Its run time on a given order of choices is heavy-tailed, so it runs a
-// portfolio: twelve variants (the timeline forward and reversed; the
+// portfolio: eight variants (the timeline forward and reversed; the
 // leftmost, the lowest, or the lowest of the points with at least 3 or 5
-// ways among the hardest), one after another, each run cut off at 1000 x
-// Luby's sequence (1 1 2 1 1 2 4 ...) choices; once every variant has run,
-// a run puts a random candidate first at some of its points. Depth first, on
-// a stack of its own; memory linear in the items and pieces.
+// ways among the hardest) and four repeats, one after another, each run cut
+// off at 1000 x Luby's sequence (1 1 2 1 1 2 4 ...) choices; every run but
+// the first of each variant puts a random candidate first at some of its
+// points. Depth first, on a stack of its own; memory linear in the items and
+// pieces.
+//
+// After the first run of a question, the runs are spread over one thread a
+// core (up to four). The lowest run that succeeds (or tries every choice)
+// decides, so that the answer is the one a single thread would give, sooner.
 //
 // It proves nothing when it finds nothing: Timeout after `node_limit`
 // choices, at `deadline`, or when a run has tried every choice, whichever
@@ -54,6 +59,8 @@ class SkylineSearch {
   Fit fit(std::int64_t capacity, std::int64_t node_limit, Clock::time_point deadline);
 
  private:
+  class Portfolio;
+
   std::vector<UnitItem> items_;
   std::vector<UnitItem> turned_;  // the same items, the timeline reversed
   std::map<std::int64_t, std::int64_t> next_run_;  // by capacity

@@ -1,6 +1,6 @@
 // The skyline search: what it finds is valid and within the capacity, it
-// finds small perfect packings at their width, and it never claims that
-// nothing fits.
+// finds small perfect packings at their width, its answer does not depend on
+// its threads, and it never claims that nothing fits.
 
 #include "oracle/optimum/skyline_search.h"
 
@@ -85,6 +85,21 @@ TEST(SkylineSearch, FindsPerfectPackingsOfDozensOfBuffersEitherWayRound) {
       ASSERT_EQ(f.outcome, FitOutcome::Found) << "seed " << seed << "\n" << testing::describe(items);
       EXPECT_THAT(placement_error(testing::as_problem(items), testing::as_offsets(f.offsets), Bytes{1024}), IsEmpty())
           << "seed " << seed;
+    }
+  }
+}
+
+// The runs of the portfolio spread over threads, yet the lowest run that
+// decides gives the answer, as on one thread: asked twice, a search gives the
+// same placement, or fails the same way, whichever thread got there first.
+TEST(SkylineSearch, GivesTheSameAnswerEveryTime) {
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const std::vector<UnitItem> items = perfect_packing(seed, 150, 1024);
+    const Fit first = skyline_fit(items, 1024, 100000, later());
+    for (int again = 0; again < 2; ++again) {
+      const Fit f = skyline_fit(items, 1024, 100000, later());
+      ASSERT_EQ(f.outcome, first.outcome) << "seed " << seed;
+      EXPECT_EQ(f.offsets, first.offsets) << "seed " << seed;
     }
   }
 }
