@@ -49,24 +49,6 @@ std::optional<StorageId> Schedule::find(std::string_view name) const {
   return std::nullopt;
 }
 
-std::optional<Bytes> checked_add(Bytes a, Bytes b) {
-  Bytes r;
-  if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
-  return r;
-}
-
-std::optional<Bytes> checked_mul(Bytes a, Bytes b) {
-  Bytes r;
-  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
-  return r;
-}
-
-std::optional<Bytes> checked_round_up(Bytes x, Bytes align) {
-  Bytes rem = x % align;
-  if (rem == 0) return x;
-  return checked_add(x, align - rem);
-}
-
 }  // namespace planck
 
 namespace planck {
@@ -77,11 +59,6 @@ Error overflow_error(const Storage& s, std::string_view what) {
                                what)};
 }
 
-Result<Bytes> rounded_size(const Storage& s) {
-  auto sum = checked_add(s.phase, s.bytes);
-  if (sum) sum = checked_round_up(*sum, kPlaceAlign);
-  if (!sum) return overflow_error(s, "phase + bytes rounded up to 256");
-  return *sum;
-}
+Error rounded_size_overflow(const Storage& s) { return overflow_error(s, "phase + bytes rounded up to 256"); }
 
 }  // namespace planck

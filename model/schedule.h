@@ -101,15 +101,36 @@ struct Schedule {
 // The error for a byte count of s that would pass 2^64, naming s.
 Error overflow_error(const Storage& s, std::string_view what);
 
+// a + b, or nullopt when the sum would pass the largest Bytes. These three
+// are inline: the planners and checkers ask them of every buffer.
+inline std::optional<Bytes> checked_add(Bytes a, Bytes b) {
+  Bytes r;
+  if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+// a * b, or nullopt on overflow.
+inline std::optional<Bytes> checked_mul(Bytes a, Bytes b) {
+  Bytes r;
+  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+// x rounded up to a multiple of align (> 0), or nullopt on overflow.
+inline std::optional<Bytes> checked_round_up(Bytes x, Bytes align) {
+  const Bytes rem = x % align;
+  if (rem == 0) return x;
+  return checked_add(x, align - rem);
+}
+
+// The error of rounded_size for s.
+Error rounded_size_overflow(const Storage& s);
+
 // SPEC section 3, rule 4: the bytes a planned buffer is given,
 // round_up(phase + bytes, 256), or an error naming it on overflow.
-Result<Bytes> rounded_size(const Storage& s);
-
-// a + b, or nullopt when the sum would pass the largest Bytes.
-std::optional<Bytes> checked_add(Bytes a, Bytes b);
-// a * b, or nullopt on overflow.
-std::optional<Bytes> checked_mul(Bytes a, Bytes b);
-// x rounded up to a multiple of align (> 0), or nullopt on overflow.
-std::optional<Bytes> checked_round_up(Bytes x, Bytes align);
+inline Result<Bytes> rounded_size(const Storage& s) {
+  std::optional<Bytes> sum = checked_add(s.phase, s.bytes);
+  if (sum) sum = checked_round_up(*sum, kPlaceAlign);
+  if (!sum) return rounded_size_overflow(s);
+  return *sum;
+}
 
 }  // namespace planck
