@@ -194,7 +194,7 @@ Result<Answer> Solver::fit_part(Part& part, Bytes capacity, Clock::time_point un
     if (quick.outcome == FitOutcome::Found) return found(quick, "skyline search");
     if (!part.search) part.search = std::make_unique<PlacementSearch>(part.units, options_.search);
     const Clock::time_point searched = Clock::now();
-    const Fit f = part.search->fit(units, searched + (until - searched) / 5);
+    const Fit f = part.search->fit(units, searched + (until - searched) / 4);
     if (f.outcome == FitOutcome::Found) return found(f, "search");
     if (f.outcome == FitOutcome::Timeout) {
       const Fit again = part.skyline->fit(units, std::numeric_limits<std::int64_t>::max(), until);
