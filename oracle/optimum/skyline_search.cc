@@ -8,6 +8,7 @@
 #include <limits>
 #include <mutex>
 #include <random>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -534,7 +535,11 @@ Fit SkylineSearch::fit(std::int64_t capacity, std::int64_t node_limit, Clock::ti
   portfolio.work(1);
   if (!portfolio.over()) {
     std::vector<std::jthread> helpers;
-    for (unsigned k = 1; k < search_threads(); ++k) helpers.emplace_back([&portfolio] { portfolio.work(); });
+    try {
+      for (unsigned k = 1; k < search_threads(); ++k) helpers.emplace_back([&portfolio] { portfolio.work(); });
+    } catch (const std::system_error&) {
+      // No thread to be had: the threads there are share the runs.
+    }
     portfolio.work();
   }
   return portfolio.answer(next_run);
