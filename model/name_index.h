@@ -25,6 +25,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/huge_pages.h"
+
 namespace planck {
 
 // A hash of a name, for the index below: 8 bytes at a time, each folded in
@@ -80,6 +82,8 @@ class BasicNameIndex {
   BasicNameIndex(std::size_t capacity, NameOf name_of) : name_of_(std::move(name_of)) {
     std::size_t size = 16;
     while (size < 2 * capacity) size *= 2;
+    slots_.reserve(size);
+    advise_huge_pages(slots_);
     slots_.resize(size);
   }
 
@@ -158,7 +162,10 @@ class BasicNameIndex {
 
   // Twice the slots, every name rehashed into them.
   void grow() {
-    std::vector<Slot> old(2 * slots_.size());
+    std::vector<Slot> old;
+    old.reserve(2 * slots_.size());
+    advise_huge_pages(old);
+    old.resize(2 * slots_.size());
     old.swap(slots_);
     const std::size_t mask = slots_.size() - 1;
     const bool tag_holds_home = mask <= UINT32_MAX;
