@@ -7,12 +7,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "model/file.h"
+#include "model/huge_pages.h"
 #include "model/lexical.h"
 #include "model/name_index.h"
 
@@ -68,7 +70,7 @@ class Lexer {
 
   const Token& peek() {
     if (!peeked_) {
-      next_ = scan();
+      scan(next_);
       peeked_ = true;
     }
     return next_;
@@ -81,16 +83,24 @@ class Lexer {
   }
 
  private:
-  Token scan();
+  // Reads the next token into t, field by field: a token returned whole
+  // and copied into next_ was read back before its parts were written,
+  // a stall on every token.
+  void scan(Token& t);
 
   Cursor& cur_;
   Token next_;
   bool peeked_ = false;
 };
 
-Token Lexer::scan() {
+void Lexer::scan(Token& t) {
   for (;;) {
-    if (cur_.at_end()) return {Tok::End, {}, cur_.pos()};
+    t.pos = cur_.pos();
+    if (cur_.at_end()) {
+      t.kind = Tok::End;
+      t.text = {};
+      return;
+    }
     const char c = cur_.peek();
     if (is_blank(c)) {
       cur_.take_until(is_not_blank);
@@ -100,13 +110,24 @@ Token Lexer::scan() {
       cur_.take_until(ends_comment);
       continue;
     }
-    const SourcePos pos = cur_.pos();
     if (c == '\n' || c == '\r') {  // only these can start a line end
-      if (std::string_view end = cur_.take_line_end(); !end.empty()) return {Tok::Newline, end, pos};
+      if (std::string_view end = cur_.take_line_end(); !end.empty()) {
+        t.kind = Tok::Newline;
+        t.text = end;
+        return;
+      }
     }
-    if (is_control(c)) return {Tok::Bad, cur_.take(1), pos};
-    if (Tok punct = punctuation(c); punct != Tok::Word) return {punct, cur_.take(1), pos};
-    return {Tok::Word, cur_.take_until(ends_word), pos};
+    if (is_control(c)) {
+      t.kind = Tok::Bad;
+      t.text = cur_.take(1);
+    } else if (Tok punct = punctuation(c); punct != Tok::Word) {
+      t.kind = punct;
+      t.text = cur_.take(1);
+    } else {
+      t.kind = Tok::Word;
+      t.text = cur_.take_until(ends_word);
+    }
+    return;
   }
 }
 
@@ -155,15 +176,73 @@ std::optional<Arg::Kind> view_kind(std::string_view word) {
 
 // ---------------------------------------------------------------- parser
 
+// How many declarations and top-level entries a text holds, as the lines
+// that start with their keywords and a blank count them: an estimate, to
+// reserve room for them at once. Growing a million-element list one
+// doubling at a time moved every element and faulted in new memory each
+// time, a fifth of the parse.
+struct Expected {
+  std::size_t storage = 0;
+  std::size_t entries = 0;
+};
+
+Expected expected_statements(std::string_view text) {
+  constexpr std::string_view kDeclarations[] = {"buffer", "alloc", "param"};
+  constexpr std::string_view kEntries[] = {"kernel", "copy", "range", "loop"};
+  auto starts_statement = [](std::string_view line, std::string_view keyword) {
+    return line.starts_with(keyword) && line.size() > keyword.size() && is_blank(line[keyword.size()]);
+  };
+  Expected counts;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::string_view line = text.substr(at, text.find('\n', at) - at);
+    for (std::string_view k : kDeclarations) counts.storage += starts_statement(line, k) ? 1 : 0;
+    for (std::string_view k : kEntries) counts.entries += starts_statement(line, k) ? 1 : 0;
+    at += line.size() + 1;
+  }
+  return counts;
+}
+
+// The names of the storage declared so far, by id, for the name index.
+struct StorageNames {
+  const std::vector<Storage>* storage;
+  std::string_view operator()(std::size_t id) const { return (*storage)[id].name; }
+};
+using StorageIndex = BasicNameIndex<StorageNames>;
+
+// A name the parser looks up in its index: the storage an argument names,
+// or a declaration, whose name must not be there yet and is then added.
+struct Lookup {
+  enum class Kind : std::uint8_t { Use, Declare };
+  Kind kind = Kind::Use;
+  StorageIndex::Key key;
+  SourcePos pos;                 // the name's place
+  StorageId* target = nullptr;   // Use: the argument's storage, once the argument is in its place
+  std::size_t declared = 0;      // Declare: the storage's index
+};
+
+// The lookups of a call point into its arguments, which move with their
+// entries as the lists of entries grow: a move keeps each vector's elements
+// where they are, and a move that could throw would be a copy instead.
+static_assert(std::is_nothrow_move_constructible_v<Entry>);
+
 // A recursive-descent parser over one token of lookahead. Loops recurse, at
 // most kMaxNesting deep; views are parsed with an explicit stack.
+//
+// The names of a large schedule are a cache miss each in the index, so they
+// are not looked up where they are read: each lookup is queued, its slot
+// asked for (prefetched), and run kQueued lookups later, when the slot has
+// come, in the order the names were read. An error ends the parse only after
+// the lookups queued before it have run, so that when one of them fails, its
+// error is the one reported, as the first in the file.
 class Parser {
  public:
-  Parser(std::string_view text, std::string_view file)
-      : cur_(text, file),
-        lex_(cur_),
-        names_(64, [this](std::size_t id) -> std::string_view { return schedule_.storage[id].name; }) {
+  Parser(std::string_view text, std::string_view file, Expected expected)
+      : cur_(text, file), lex_(cur_), names_(expected.storage, StorageNames{&schedule_.storage}) {
     schedule_.source = std::string(file);
+    schedule_.storage.reserve(expected.storage);
+    schedule_.entries.reserve(expected.entries);
+    advise_huge_pages(schedule_.storage);
+    advise_huge_pages(schedule_.entries);
   }
   // names_ reads the storage through this parser.
   Parser(const Parser&) = delete;
@@ -172,6 +251,10 @@ class Parser {
   Result<Schedule> run();
 
  private:
+  // How many lookups wait in the queue: enough statements that a slot has
+  // come from memory by the time its lookup runs.
+  static constexpr std::size_t kQueued = 64;
+
   Error error_at(SourcePos pos, std::string what) const { return cur_.error_at(pos, std::move(what)); }
 
   // An error for a token that is not what the grammar wants here. A control
@@ -208,12 +291,124 @@ class Parser {
   Result<Bytes> parse_number(std::string_view expected, std::string_view what);
   Result<Dtype> parse_dtype();
 
+  Error undeclared(const Lookup& l) const {
+    return error_at(l.pos, fmt::format("undeclared name {}", quoted(l.key.name)));
+  }
+  Error duplicate(const Lookup& l, std::size_t first) const {
+    const SourcePos earlier = schedule_.storage[first].pos;
+    return error_at(l.pos, fmt::format("duplicate name {}, first declared at {}:{}", quoted(l.key.name),
+                                       earlier.line, earlier.col));
+  }
+  // Runs a queued lookup: a Use finds its storage, and with `fill` writes the
+  // id to its target; a Declare adds its name.
+  Status run_lookup(const Lookup& l, bool fill);
+  // Checks a waiting lookup, changing nothing: a Use's name must be in the
+  // index, a Declare's must not. Its storage is not in the schedule yet, so
+  // a declaration is added only once queued.
+  Status check_waiting(const Lookup& l) const;
+  // Makes a lookup wait for its statement, and asks for its slot.
+  void wait_for(const Lookup& l);
+  // Queues a lookup, running the oldest one if the queue is full.
+  Status queue(const Lookup& l);
+  // Queues the waiting lookups of the statement, now that its arguments are
+  // in `placed`: each argument that is storage itself, not a view, is the
+  // target of the next one.
+  Status queue_waiting(std::vector<Arg>& placed);
+  // Runs every queued lookup, then checks the waiting ones, so that the index
+  // holds every name declared so far and no earlier name is unknown.
+  // Without `fill`, the targets are not written: after an error, the
+  // arguments they point into may be gone.
+  Status settle(bool fill);
+  // The first error in the file: that of an earlier lookup, else `later`.
+  Error first_error(Error later);
+  // After a lookup failed, the ones still queued or waiting come after it in
+  // the file and are dropped, so that no later error replaces it.
+  Error drop_lookups(Error e);
+
   Cursor cur_;
   Lexer lex_;
   Schedule schedule_;
-  NameIndex names_;
+  StorageIndex names_;
   std::vector<Arg> args_;  // the arguments of the call being parsed
+  std::array<Lookup, kQueued> queued_;  // a ring, oldest at queued_first_
+  std::size_t queued_first_ = 0;
+  std::size_t queued_count_ = 0;
+  // The lookups of the statement being parsed, read before the statement
+  // has a place for their results: the names of its arguments, in order,
+  // or the name it declares.
+  std::vector<Lookup> waiting_;
 };
+
+Status Parser::run_lookup(const Lookup& l, bool fill) {
+  if (l.kind == Lookup::Kind::Declare) {
+    const auto [first, added] = names_.emplace(l.declared, l.key);
+    if (!added) return duplicate(l, first);
+    return Ok{};
+  }
+  const std::optional<std::size_t> id = names_.find(l.key);
+  if (!id) return undeclared(l);
+  if (fill) *l.target = static_cast<StorageId>(*id);
+  return Ok{};
+}
+
+Status Parser::check_waiting(const Lookup& l) const {
+  const std::optional<std::size_t> found = names_.find(l.key);
+  if (l.kind == Lookup::Kind::Use && !found) return undeclared(l);
+  if (l.kind == Lookup::Kind::Declare && found) return duplicate(l, *found);
+  return Ok{};
+}
+
+void Parser::wait_for(const Lookup& l) {
+  names_.prefetch(l.key);
+  waiting_.push_back(l);
+}
+
+Status Parser::queue(const Lookup& l) {
+  if (queued_count_ == kQueued) {
+    const Lookup& oldest = queued_[queued_first_];
+    queued_first_ = (queued_first_ + 1) % kQueued;
+    --queued_count_;
+    if (Status s = run_lookup(oldest, true); !s) return drop_lookups(std::move(s).error());
+  }
+  queued_[(queued_first_ + queued_count_) % kQueued] = l;
+  ++queued_count_;
+  return Ok{};
+}
+
+Status Parser::queue_waiting(std::vector<Arg>& placed) {
+  std::size_t next = 0;
+  for (Arg& arg : placed) {
+    if (arg.kind != Arg::Kind::Storage) continue;
+    Lookup& l = waiting_[next++];
+    l.target = &arg.storage;
+    PLANCK_TRY(queue(l));
+  }
+  waiting_.clear();
+  return Ok{};
+}
+
+Status Parser::settle(bool fill) {
+  for (; queued_count_ > 0; --queued_count_) {
+    const Lookup& oldest = queued_[queued_first_];
+    queued_first_ = (queued_first_ + 1) % kQueued;
+    if (Status s = run_lookup(oldest, fill); !s) return drop_lookups(std::move(s).error());
+  }
+  for (const Lookup& l : waiting_) {
+    if (Status s = check_waiting(l); !s) return drop_lookups(std::move(s).error());
+  }
+  return Ok{};
+}
+
+Error Parser::first_error(Error later) {
+  if (Status s = settle(false); !s) return std::move(s).error();
+  return later;
+}
+
+Error Parser::drop_lookups(Error e) {
+  queued_count_ = 0;
+  waiting_.clear();
+  return e;
+}
 
 Result<Schedule> Parser::run() {
   PLANCK_TRY(parse_header());
@@ -224,8 +419,9 @@ Result<Schedule> Parser::run() {
       lex_.take();
       continue;
     }
-    PLANCK_TRY(parse_statement(schedule_.entries, 0));
+    if (Status s = parse_statement(schedule_.entries, 0); !s) return first_error(std::move(s).error());
   }
+  PLANCK_TRY(settle(true));
   return std::move(schedule_);
 }
 
@@ -305,11 +501,7 @@ Status Parser::parse_declaration(const Token& keyword, StorageKind kind) {
             "{} is not a valid storage name (letters, digits, `_` and `.`, starting with a letter or `_`)",
             quoted(name.text)));
   }
-  if (const std::optional<std::size_t> earlier = names_.find(name.text)) {
-    const SourcePos first = schedule_.storage[*earlier].pos;
-    return error_at(name.pos, fmt::format("duplicate name {}, first declared at {}:{}", quoted(name.text),
-                                          first.line, first.col));
-  }
+  wait_for({.kind = Lookup::Kind::Declare, .key = StorageIndex::key(name.text), .pos = name.pos});
   st.name = std::string(name.text);
 
   PLANCK_ASSIGN(const Token device, expect(Tok::Word, "a device"));
@@ -326,7 +518,9 @@ Status Parser::parse_declaration(const Token& keyword, StorageKind kind) {
   PLANCK_TRY(parse_options(st));
   PLANCK_TRY(end_statement());
   schedule_.storage.push_back(std::move(st));
-  names_.emplace(schedule_.storage.size() - 1);
+  waiting_.back().declared = schedule_.storage.size() - 1;
+  PLANCK_TRY(queue(waiting_.back()));
+  waiting_.clear();
   return Ok{};
 }
 
@@ -379,6 +573,7 @@ Status Parser::parse_call(Entry& e) {
     args_.push_back(std::move(arg));
   }
   e.args.assign(std::make_move_iterator(args_.begin()), std::make_move_iterator(args_.end()));
+  PLANCK_TRY(queue_waiting(e.args));
   if (e.kind == Entry::Kind::Copy && e.args.size() != 2) {
     return error_at(
         e.pos, fmt::format("copy takes exactly 2 arguments (destination, source), found {}", e.args.size()));
@@ -395,6 +590,7 @@ Status Parser::parse_loop(Entry& e, int depth) {
     PLANCK_TRY(expect(Tok::Equals, kFlag));
     PLANCK_ASSIGN(Arg arg, parse_arg());
     e.flag.push_back(std::move(arg));
+    PLANCK_TRY(queue_waiting(e.flag));
   }
   PLANCK_ASSIGN(const Token open, expect(Tok::LBrace, "`{` to open the loop body"));
   return parse_body(open, e.body, depth);
@@ -445,13 +641,21 @@ Result<Arg> Parser::parse_arg() {
     t = lex_.take();
   }
   if (t.kind != Tok::Word) return unexpected(t, heads.empty() ? "an argument" : "the argument of the view");
-  const std::optional<std::size_t> id = names_.find(t.text);
-  if (!id) return error_at(t.pos, fmt::format("undeclared name {}", quoted(t.text)));
-
   Arg arg;
   arg.kind = Arg::Kind::Storage;
-  arg.storage = static_cast<StorageId>(*id);
   arg.pos = t.pos;
+  const Lookup use{.kind = Lookup::Kind::Use, .key = StorageIndex::key(t.text), .pos = t.pos};
+  if (heads.empty()) {
+    // Its storage is looked up once the argument has its place.
+    wait_for(use);
+    return arg;
+  }
+  // A view's bounds are checked against its base's size as it closes, so
+  // its storage is looked up now, after every earlier name.
+  PLANCK_TRY(settle(true));
+  const std::optional<std::size_t> id = names_.find(use.key);
+  if (!id) return undeclared(use);
+  arg.storage = static_cast<StorageId>(*id);
   Bytes size = schedule_.storage[*id].bytes;
   while (!heads.empty()) {
     const auto [head, kind] = heads.back();
@@ -604,7 +808,7 @@ void append_entries(std::string& out, const Schedule& s) {
 }  // namespace
 
 Result<Schedule> parse_schedule(std::string_view text, std::string_view file) {
-  return Parser(text, file).run();
+  return Parser(text, file, expected_statements(text)).run();
 }
 
 Result<Schedule> read_schedule(const std::string& path) {

@@ -339,6 +339,72 @@ TEST(TextErrorMessage, AHugeTokenIsCutShortInTheMessage) {
 
 // ---------------------------------------------------------------- nesting
 
+// The parser looks names up some statements after it reads them; the error
+// a file gets is still the first in the file.
+TEST(TextErrorOrder, AnUndeclaredNameComesBeforeALaterSyntaxError) {
+  Error e = parse_error(kHead + "kernel k a zz\nkernel k a\nkernel k (\n");
+  EXPECT_EQ(e.message(), "t.sched:4:12: undeclared name `zz`");
+}
+
+TEST(TextErrorOrder, AnUndeclaredNameComesBeforeALaterErrorInItsStatement) {
+  EXPECT_EQ(parse_error(kHead + "kernel k zz a (\n").message(), "t.sched:4:10: undeclared name `zz`");
+  EXPECT_EQ(parse_error(kHead + "copy zz a f\n").message(), "t.sched:4:6: undeclared name `zz`");
+  EXPECT_EQ(parse_error(kHead + "kernel k zz shrink(a, 0, 999)\n").message(),
+            "t.sched:4:10: undeclared name `zz`");
+  EXPECT_EQ(parse_error(kHead + "loop flag=zz (\n").message(), "t.sched:4:11: undeclared name `zz`");
+}
+
+TEST(TextErrorOrder, ADuplicateNameComesBeforeALaterError) {
+  EXPECT_EQ(parse_error(kHead + "param a CPU float8 4\n").message(),
+            "t.sched:4:7: duplicate name `a`, first declared at 2:1");
+  EXPECT_EQ(parse_error(kHead + "param a CPU int8 4\nkernel k zz\n").message(),
+            "t.sched:4:7: duplicate name `a`, first declared at 2:1");
+}
+
+TEST(TextErrorOrder, AnErrorBeforeAnUndeclaredNameComesFirst) {
+  EXPECT_EQ(parse_error(kHead + "kernel k (\nkernel k zz\n").message(),
+            "t.sched:4:10: expected an argument, found `(`");
+  EXPECT_EQ(parse_error(kHead + "kernel k shrink(a, 0, 999) zz\n").message(),
+            "t.sched:4:10: shrink(a, 0, 999) reaches byte 999 of a 64-byte base");
+}
+
+// Many more names than the parser has lookups in flight, in and out of
+// loops, declared between entries: each argument names its own storage.
+TEST(TextParse, EveryArgumentOfALargeScheduleNamesItsStorage) {
+  std::string text = "schedule v1\n";
+  for (int i = 0; i < 300; ++i) {
+    text += fmt::format("buffer t{} CPU int8 {}\n", i, i + 1);
+    if (i > 0) text += fmt::format("kernel k t{} t{}\n", i, i - 1);
+    if (i % 7 == 0) text += fmt::format("loop flag=t{} {{\n  kernel k t{} after(t{})\n}}\n", i, i, i);
+  }
+  Schedule s = parse_ok(text);
+  ASSERT_EQ(s.storage.size(), 300u);
+  int kernels = 0;
+  for (const Entry& e : s.entries) {
+    if (e.kind == Entry::Kind::Loop) {
+      const StorageId t = e.flag.front().storage;
+      EXPECT_EQ(s.storage[t].bytes, t + 1);
+      ASSERT_EQ(e.body.size(), 1u);
+      EXPECT_EQ(e.body[0].args[0].storage, t);
+      EXPECT_EQ(storage_of(e.body[0].args[1]), t);
+      continue;
+    }
+    ++kernels;
+    ASSERT_EQ(e.args.size(), 2u);
+    EXPECT_EQ(e.args[0].storage, static_cast<StorageId>(kernels));
+    EXPECT_EQ(e.args[1].storage, static_cast<StorageId>(kernels - 1));
+  }
+  EXPECT_EQ(kernels, 299);
+}
+
+TEST(TextErrorOrder, AnUndeclaredNameFarIntoALargeScheduleIsFound) {
+  std::string text = "schedule v1\nbuffer a CPU int8 4\n";
+  for (int i = 0; i < 300; ++i) text += "kernel k a a a\n";
+  text += "kernel k a zz\n";
+  for (int i = 0; i < 300; ++i) text += "kernel k a a a\n";
+  EXPECT_EQ(parse_error(text).message(), "t.sched:303:12: undeclared name `zz`");
+}
+
 TEST(TextNesting, TwoHundredNestedViewsAreAccepted) {
   Schedule s = parse_ok(kHead + "kernel k " + repeat("after(", 200) + "a" + repeat(")", 200) + "\n");
   int depth = 0;
