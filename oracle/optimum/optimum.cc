@@ -24,9 +24,9 @@ constexpr std::size_t kSearchMaxPairs = std::size_t{1} << 23;
 // The skyline search (oracle/optimum/skyline_search.h) goes first on each
 // capacity, for at most this many choices per item and a quarter of the
 // trial's time: it finds most placements at once, and proves nothing. When
-// the complete search then neither finds nor refutes one within a quarter of the
-// time left, the skyline search has the rest, without a limit on its choices: on
-// a tight part it is the one that finds the placement, if any does. Each part
+// the complete search then neither finds nor refutes one within a quarter of
+// the time left, the skyline search has the rest, without a limit on its
+// choices: on a tight part it is the one that finds the placement, if any does. Each part
 // keeps its skyline search, which goes on where it stopped when the same
 // capacity comes again.
 constexpr std::int64_t kSkylineChoicesPerItem = 1000;
@@ -287,8 +287,9 @@ Result<OptimumResult> Solver::run() {
 // packings, MiniMalloc's benchmarks), and then only a placement at it proves
 // so. Each later trial gets half the time left, so that one hard capacity
 // cannot take it all: when a trial runs out of time, the next goes halfway
-// from it to the upper bound, where placements are easier to find, and the lower bound gets one last try with
-// whatever time is left once no capacity remains between the two.
+// from it to the upper bound, where placements are easier to find, and the
+// lower bound gets one last try with whatever time is left once no capacity
+// remains between the two.
 Status Solver::minimize() {
   Bytes step = 0;  // the gcd of the parts' units: capacities between its multiples change nothing
   for (const Part& part : parts_) step = std::gcd(step, part.unit);

@@ -456,15 +456,13 @@ class SkylineSearch::Portfolio {
  public:
   static constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
 
-  Portfolio(const SkylineSearch& search, std::int64_t capacity, std::int64_t first_run, std::int64_t node_limit,
-            Clock::time_point deadline)
-      : search_(search), capacity_(capacity), next_(first_run), node_limit_(node_limit), deadline_(deadline) {}
+  Portfolio(std::int64_t first_run, std::int64_t node_limit, Clock::time_point deadline)
+      : next_(first_run), node_limit_(node_limit), deadline_(deadline) {}
 
   // Runs, at most `runs` of them, until the portfolio is decided, out of
-  // choices or out of time.
-  void work(std::int64_t runs = kNone) {
-    Skyline forward(search_.items_, capacity_);
-    Skyline backward(search_.turned_, capacity_);
+  // choices or out of time, on the calling thread's own skylines of the
+  // items, forward and turned around, at the portfolio's capacity.
+  void work(Skyline& forward, Skyline& backward, std::int64_t runs = kNone) {
     const auto variants = static_cast<std::int64_t>(kVariants.size());
     std::int64_t nodes = 0;
     for (; runs > 0; --runs) {
@@ -511,8 +509,6 @@ class SkylineSearch::Portfolio {
  private:
   bool over_locked() const { return next_ >= decided_ || used_ >= node_limit_ || Clock::now() > deadline_; }
 
-  const SkylineSearch& search_;
-  const std::int64_t capacity_;
   std::mutex mutex_;
   std::int64_t next_;     // the next run to hand out
   std::int64_t used_ = 0;  // the choices granted to the runs handed out
@@ -528,19 +524,26 @@ unsigned search_threads() { return std::clamp(std::thread::hardware_concurrency(
 
 Fit SkylineSearch::fit(std::int64_t capacity, std::int64_t node_limit, Clock::time_point deadline) {
   if (items_.empty()) return {FitOutcome::Found, {}};
-  if (Skyline(items_, capacity).overfull()) return {FitOutcome::Timeout, {}};
+  Skyline forward(items_, capacity);
+  if (forward.overfull()) return {FitOutcome::Timeout, {}};
+  Skyline backward(turned_, capacity);
   std::int64_t& next_run = next_run_[capacity];
-  Portfolio portfolio(*this, capacity, next_run, node_limit, deadline);
+  Portfolio portfolio(next_run, node_limit, deadline);
   // Most parts are settled by their first run, too soon for a thread to pay.
-  portfolio.work(1);
+  portfolio.work(forward, backward, 1);
   if (!portfolio.over()) {
+    const auto help = [&] {
+      Skyline own_forward(items_, capacity);
+      Skyline own_backward(turned_, capacity);
+      portfolio.work(own_forward, own_backward);
+    };
     std::vector<std::jthread> helpers;
     try {
-      for (unsigned k = 1; k < search_threads(); ++k) helpers.emplace_back([&portfolio] { portfolio.work(); });
+      for (unsigned k = 1; k < search_threads(); ++k) helpers.emplace_back(help);
     } catch (const std::system_error&) {
       // No thread to be had: the threads there are share the runs.
     }
-    portfolio.work();
+    portfolio.work(forward, backward);
   }
   return portfolio.answer(next_run);
 }
