@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "harness/judge.h"
+#include "model/resolve.h"
 #include "model/text.h"
 #include "oracle/check/lifetimes.h"
 #include "planner/planner.h"
@@ -111,17 +112,17 @@ Bytes total_bytes(const Plan& p) {
 // The checks on one planner's result for s; aborts on the first that fails.
 // `judged` holds the plans of this input that passed them already: an equal
 // plan passes again. The plan comes back, for best to choose from.
-Result<Plan> examine(std::string_view name, Result<Plan> planned, const Schedule& s,
-                     const std::vector<const Result<Plan>*>& judged) {
+Result<Plan> examine(std::string_view name, Result<Plan> planned, const harness::ScheduleJudge& judge,
+                     const Schedule& s, const std::vector<const Result<Plan>*>& judged) {
   if (planned) {
     for (const Result<Plan>* other : judged) {
       if (*other && same_plan(**other, *planned)) return planned;
     }
   }
-  harness::Verdict v = harness::judge_plan(s, std::move(planned));
+  harness::Verdict v = judge.judge(std::move(planned));
   if (v.failed()) fail(name, v.kind, v.explanation, s);
   const Plan& plan = *v.plan;
-  auto rewritten = rewrite(s, plan);
+  auto rewritten = rewrite(s, plan, resolve(judge.names(), plan));
   if (!rewritten) {
     // The one refusal a valid plan may get: views nested past the limit.
     if (rewritten.error().what.find("nest deeper") != std::string::npos) return std::move(*v.plan);
@@ -145,13 +146,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.size = choices.between(1, 160);
   const Schedule s = gen::generate_schedule(choices, options);
 
+  const harness::ScheduleJudge judge(s);
   const std::vector<Named>& all = planners();
   std::vector<Result<Plan>> results;
   results.reserve(all.size());
   std::vector<const Result<Plan>*> judged;
   judged.reserve(all.size() + 1);
   for (const Named& p : all) {
-    results.push_back(examine(p.name, p.planner->plan(s), s, judged));
+    results.push_back(examine(p.name, p.planner->plan(s), judge, s, judged));
     judged.push_back(&results.back());
   }
 #ifndef PLANCK_FUZZ_PLANNER_LIB

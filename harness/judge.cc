@@ -25,7 +25,12 @@ std::string kind_of(oracle::Rule rule) {
 
 Verdict judge(const Planner& planner, const Schedule& s) { return judge_plan(s, planner.plan(s)); }
 
-Verdict judge_plan(const Schedule& s, Result<Plan> planned) {
+Verdict judge_plan(const Schedule& s, Result<Plan> planned) { return ScheduleJudge(s).judge(std::move(planned)); }
+
+ScheduleJudge::ScheduleJudge(const Schedule& s) : s_(s), names_(s), planned_(oracle::planned_buffers(s)) {}
+
+Verdict ScheduleJudge::judge(Result<Plan> planned) const {
+  const Schedule& s = s_;
   Verdict v;
   if (!planned) {
     const Error& e = planned.error();
@@ -35,7 +40,9 @@ Verdict judge_plan(const Schedule& s, Result<Plan> planned) {
   }
   v.plan = std::move(planned).value();
 
-  const std::vector<oracle::Violation> found = oracle::check_plan(s, *v.plan);
+  const Resolution r = resolve(names_, *v.plan);
+  const std::vector<oracle::Violation> found =
+      oracle::check_plan(s, *v.plan, r, planned_, oracle::kEveryOverlap).violations;
   if (!found.empty()) {
     v.kind = kind_of(found.front().rule);
     v.explanation = fmt::format("the checker rejects the plan: {} violation{}\n", found.size(),
@@ -46,7 +53,7 @@ Verdict judge_plan(const Schedule& s, Result<Plan> planned) {
     return v;
   }
 
-  Result<oracle::ShadowRun> run = oracle::run_shadow(s, *v.plan);
+  Result<oracle::ShadowRun> run = oracle::run_shadow(s, *v.plan, r);
   if (!run) {
     // The checker accepted the plan, so the executor refusing it is the
     // executor's limit (too many calls), not the planner's fault.

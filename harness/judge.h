@@ -6,10 +6,13 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/plan.h"
+#include "model/resolve.h"
 #include "model/result.h"
 #include "model/schedule.h"
+#include "oracle/check/lifetimes.h"
 #include "planner/planner.h"
 
 namespace planck::harness {
@@ -34,5 +37,23 @@ Verdict judge(const Planner& planner, const Schedule& s);
 // is judge_plan(s, planner.plan(s)). For a caller that plans once and judges
 // the result, or judges one plan that several planners gave only once.
 Verdict judge_plan(const Schedule& s, Result<Plan> planned);
+
+// The same verdicts for many plans of one schedule, with what they need of
+// the schedule (its storage names, the buffers the checker plans) worked out
+// once. It refers to the schedule, which must outlive it unchanged.
+class ScheduleJudge {
+ public:
+  explicit ScheduleJudge(const Schedule& s);
+
+  // judge_plan(s, planned).
+  Verdict judge(Result<Plan> planned) const;
+  // The names plans for the schedule resolve against (model/resolve.h).
+  const StorageNames& names() const { return names_; }
+
+ private:
+  const Schedule& s_;
+  StorageNames names_;
+  std::vector<oracle::Lifetime> planned_;  // oracle::planned_buffers(s)
+};
 
 }  // namespace planck::harness

@@ -52,6 +52,28 @@ TEST(Judge, TheKindIsTheFirstRuleBroken) {
   EXPECT_EQ(judge(p, parsed(kTwoAlive)).kind, "invalid-not-placed");
 }
 
+TEST(ScheduleJudge, JudgesEachPlanOfOneScheduleAsJudgePlanDoes) {
+  const Schedule s = parsed(kTwoAlive);
+  const ScheduleJudge judge(s);
+  const char* plans[] = {
+      "plan v1\narena arena0 CPU 512\nplace a arena0 0\nplace b arena0 256\n",
+      "plan v1\narena arena0 CPU 256\nplace a arena0 0\nplace b arena0 0\n",
+      "plan v1\narena arena0 CPU 512\nplace a arena0 0\n",
+      "plan v1\narena arena0 CPU 512\nplace a arena0 0\nplace b arena0 256\n",
+  };
+  for (const char* text : plans) {
+    const Verdict shared = judge.judge(plan_of(text));
+    const Verdict alone = judge_plan(s, plan_of(text));
+    EXPECT_EQ(shared.kind, alone.kind) << text;
+    EXPECT_EQ(shared.explanation, alone.explanation) << text;
+    EXPECT_EQ(shared.note, alone.note) << text;
+  }
+  EXPECT_FALSE(judge.judge(plan_of(plans[0])).failed());
+  EXPECT_EQ(judge.judge(plan_of(plans[1])).kind, "invalid-overlap");
+  EXPECT_EQ(judge.judge(plan_of(plans[2])).kind, "invalid-not-placed");
+  EXPECT_EQ(judge.judge(Error{"", "no", "planner-exit"}).kind, "planner-exit");
+}
+
 TEST(Judge, APlannersOwnFailureKeepsItsKind) {
   Error e{"", "exit status 3", "planner-exit"};
   EXPECT_EQ(judge(FixedPlanner(e), parsed(kTwoAlive)).kind, "planner-exit");

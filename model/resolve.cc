@@ -9,18 +9,25 @@
 
 namespace planck {
 
-Resolution resolve(const Schedule& s, const Plan& p) {
-  // The first of each name.
-  NameIndex storage_named(s.storage.size(), [&](std::size_t id) -> std::string_view { return s.storage[id].name; });
-  std::vector<StorageId> first_named(s.storage.size());  // by StorageId: the first storage of its name
-  storage_named.emplace_each(s.storage.size(), [&](std::size_t id, std::size_t first) {
-    first_named[id] = static_cast<StorageId>(first);
+StorageNames::StorageNames(const Schedule& s)
+    : s_(&s),
+      index_(s.storage.size(), [this](std::size_t id) -> std::string_view { return s_->storage[id].name; }),
+      first_named_(s.storage.size()) {
+  index_.emplace_each(s.storage.size(), [&](std::size_t id, std::size_t first) {
+    first_named_[id] = static_cast<StorageId>(first);
   });
-  auto storage_id = [](std::optional<std::size_t> id) -> std::optional<StorageId> {
-    if (!id) return std::nullopt;
-    return static_cast<StorageId>(*id);
-  };
+}
 
+std::optional<StorageId> StorageNames::find(std::string_view name) const {
+  const std::optional<std::size_t> id = index_.find(name);
+  if (!id) return std::nullopt;
+  return static_cast<StorageId>(*id);
+}
+
+Resolution resolve(const Schedule& s, const Plan& p) { return resolve(StorageNames(s), p); }
+
+Resolution resolve(const StorageNames& names, const Plan& p) {
+  const Schedule& s = names.schedule();
   Resolution r;
   NameIndex arena_named(p.arenas.size(), [&](std::size_t a) -> std::string_view { return p.arenas[a].name; });
   r.arenas.reserve(p.arenas.size());
@@ -29,7 +36,7 @@ Resolution resolve(const Schedule& s, const Plan& p) {
     const auto [first, fresh] = arena_named.emplace(a);
     ResolvedArena& out = r.arenas.emplace_back();
     out.first = first;
-    out.named_like = storage_id(storage_named.find(arena.name));
+    out.named_like = names.find(arena.name);
     if (!fresh) {
       r.problems.push_back({.kind = PlanProblem::Kind::ArenaTwice,
                             .index = a,
@@ -55,10 +62,10 @@ Resolution resolve(const Schedule& s, const Plan& p) {
     const Placement& pl = p.placements[i];
     ResolvedPlacement& out = r.placements.emplace_back();
     if (next < s.storage.size() && s.storage[next].name == pl.buffer) {
-      out.storage = first_named[next];
+      out.storage = names.first_named(static_cast<StorageId>(next));
       ++next;
     } else {
-      out.storage = storage_id(storage_named.find(pl.buffer));
+      out.storage = names.find(pl.buffer);
       if (out.storage) next = *out.storage + 1;
     }
     out.arena = arena_named.find(pl.arena);

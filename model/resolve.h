@@ -11,8 +11,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
+#include "model/name_index.h"
 #include "model/plan.h"
 #include "model/result.h"
 #include "model/schedule.h"
@@ -63,8 +65,31 @@ struct Resolution {
   std::vector<PlanProblem> problems;
 };
 
+// The first storage of each name in a schedule, which resolve looks a
+// plan's names up in. Made once for a schedule, it serves every plan judged
+// against it; it refers to the schedule, which must outlive it unchanged.
+class StorageNames {
+ public:
+  explicit StorageNames(const Schedule& s);  // O(storage)
+  StorageNames(const StorageNames&) = delete;  // its index refers to it
+  StorageNames& operator=(const StorageNames&) = delete;
+
+  const Schedule& schedule() const { return *s_; }
+  // The first storage of the name, if the schedule declares one.
+  std::optional<StorageId> find(std::string_view name) const;
+  // The first storage of the name of storage id.
+  StorageId first_named(StorageId id) const { return first_named_[id]; }
+
+ private:
+  const Schedule* s_;
+  NameIndex index_;
+  std::vector<StorageId> first_named_;  // by StorageId
+};
+
 // O(storage + arenas + placements).
 Resolution resolve(const Schedule& s, const Plan& p);
+// The same for a schedule whose names are known: O(arenas + placements).
+Resolution resolve(const StorageNames& names, const Plan& p);
 
 // The problem as an error at its place in the plan ("FILE:LINE:COL"), for
 // the commands that refuse a plan that does not resolve.

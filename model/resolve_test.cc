@@ -154,6 +154,32 @@ TEST(Resolve, TheFirstStorageOfANameIsPlacedWhenALaterOneFollowsTheStoragePlaced
   EXPECT_TRUE(r.problems.empty());
 }
 
+TEST(StorageNames, ServeEveryPlanOfTheScheduleAsResolveWould) {
+  Schedule s = sched(kSchedule);
+  s.storage.push_back(s.storage[1]);  // a second t1
+  const StorageNames names(s);
+  EXPECT_EQ(names.find("t1"), StorageId{1});
+  EXPECT_EQ(names.first_named(4), StorageId{1});
+  EXPECT_EQ(names.find("nothing"), std::nullopt);
+  for (const char* text : {"plan v1\narena a0 CPU 512\nplace t0 a0 0\nplace t1 a0 256\n",
+                           "plan v1\narena t0 CPU 256\narena a0 CPU 256\nplace x a0 0\nplace x a1 0\n",
+                           "plan v1\narena a0 CPU 256\narena a0 CPU 256\nplace nobody a0 0\nplace f a0 0\n"}) {
+    const Plan p = plan(text);
+    const Resolution shared = resolve(names, p);
+    const Resolution alone = resolve(s, p);
+    ASSERT_EQ(shared.placements.size(), alone.placements.size()) << text;
+    for (std::size_t i = 0; i < alone.placements.size(); ++i) {
+      EXPECT_EQ(shared.placements[i].storage, alone.placements[i].storage) << text;
+      EXPECT_EQ(shared.placements[i].arena, alone.placements[i].arena) << text;
+      EXPECT_EQ(shared.placements[i].first, alone.placements[i].first) << text;
+    }
+    EXPECT_EQ(shared.placement_of, alone.placement_of) << text;
+    EXPECT_EQ(kinds(shared), kinds(alone)) << text;
+  }
+  EXPECT_EQ(kinds(resolve(names, plan("plan v1\narena t0 CPU 256\narena a0 CPU 256\nplace x a0 0\nplace x a1 0\n"))),
+            (std::vector<Kind>{Kind::ArenaNamedLikeStorage, Kind::PlacedTwice}));
+}
+
 TEST(PlanProblemError, EachProblemIsAnErrorAtItsPlaceInThePlan) {
   const Schedule s = sched(kSchedule);
   const Plan p = plan(R"(plan v1

@@ -22,16 +22,23 @@ class Rewriter {
            std::vector<std::optional<Replacement>> replace)
       : source_(std::move(source)), new_id_(std::move(new_id)), replace_(std::move(replace)) {}
 
-  Status args(std::vector<Arg>& args, int depth) {
-    for (Arg& a : args) PLANCK_TRY(arg(a, depth));
+  // The rewritten copies of `from`, appended to `to`.
+  Status args(const std::vector<Arg>& from, std::vector<Arg>& to, int depth) {
+    to.reserve(from.size());
+    for (const Arg& a : from) PLANCK_TRY(arg(a, to.emplace_back(), depth));
     return Ok{};
   }
 
-  Status entries(std::vector<Entry>& es) {
-    for (Entry& e : es) {
-      PLANCK_TRY(args(e.args, 0));
-      PLANCK_TRY(args(e.flag, 0));
-      PLANCK_TRY(entries(e.body));
+  Status entries(const std::vector<Entry>& from, std::vector<Entry>& to) {
+    to.reserve(from.size());
+    for (const Entry& e : from) {
+      Entry& out = to.emplace_back();
+      out.kind = e.kind;
+      out.name = e.name;
+      out.pos = e.pos;
+      PLANCK_TRY(args(e.args, out.args, 0));
+      PLANCK_TRY(args(e.flag, out.flag, 0));
+      PLANCK_TRY(entries(e.body, out.body));
     }
     return Ok{};
   }
@@ -39,23 +46,29 @@ class Rewriter {
  private:
   // A reference to a placed buffer grows two views deeper; the result must
   // still parse, so it stays within kMaxNesting.
-  Status arg(Arg& a, int depth) {
-    if (a.kind != Arg::Kind::Storage) return args(a.base, depth + 1);
+  Status arg(const Arg& a, Arg& out, int depth) {
+    if (a.kind != Arg::Kind::Storage) {
+      out.kind = a.kind;
+      out.dtype = a.dtype;
+      out.start = a.start;
+      out.length = a.length;
+      out.pos = a.pos;
+      return args(a.base, out.base, depth + 1);
+    }
     const std::optional<Replacement>& r = replace_[a.storage];
     if (!r) {
-      a.storage = *new_id_[a.storage];
+      out = a;
+      out.storage = *new_id_[a.storage];
       return Ok{};
     }
     if (depth + 2 > kMaxNesting) {
       return Error{fmt::format("{}:{}:{}", source_, a.pos.line, a.pos.col),
                    fmt::format("the rewritten view would nest deeper than {}", kMaxNesting)};
     }
-    Arg arena{.kind = Arg::Kind::Storage, .storage = r->arena, .pos = a.pos};
-    Arg shrink{.kind = Arg::Kind::Shrink, .start = r->offset, .length = r->bytes, .pos = a.pos};
-    shrink.base.push_back(std::move(arena));
-    Arg cast{.kind = Arg::Kind::Bitcast, .dtype = r->dtype, .pos = a.pos};
-    cast.base.push_back(std::move(shrink));
-    a = std::move(cast);
+    out = Arg{.kind = Arg::Kind::Bitcast, .dtype = r->dtype, .pos = a.pos};
+    Arg& shrink = out.base.emplace_back(
+        Arg{.kind = Arg::Kind::Shrink, .start = r->offset, .length = r->bytes, .pos = a.pos});
+    shrink.base.push_back(Arg{.kind = Arg::Kind::Storage, .storage = r->arena, .pos = a.pos});
     return Ok{};
   }
 
@@ -68,8 +81,11 @@ class Rewriter {
 
 Result<Schedule> rewrite(const Schedule& s, const Plan& p) {
   if (p.placements.empty()) return s;
+  return rewrite(s, p, resolve(s, p));
+}
 
-  const Resolution r = resolve(s, p);
+Result<Schedule> rewrite(const Schedule& s, const Plan& p, const Resolution& r) {
+  if (p.placements.empty()) return s;
   if (!r.problems.empty()) return plan_problem_error(s, p, r.problems.front());
 
   std::vector<std::optional<Replacement>> replace(s.storage.size());
@@ -90,6 +106,7 @@ Result<Schedule> rewrite(const Schedule& s, const Plan& p) {
 
   Schedule out;
   out.source = s.source;
+  out.storage.reserve(s.storage.size() - p.placements.size() + p.arenas.size());
   std::vector<std::optional<StorageId>> new_id(s.storage.size());
   for (StorageId i = 0; i < s.storage.size(); ++i) {
     if (replace[i]) continue;
@@ -105,9 +122,8 @@ Result<Schedule> rewrite(const Schedule& s, const Plan& p) {
     if (replace[i]) replace[i]->arena = first_arena + static_cast<StorageId>(arena_of[i]);
   }
 
-  out.entries = s.entries;
   Rewriter rw(s.source, std::move(new_id), std::move(replace));
-  PLANCK_TRY(rw.entries(out.entries));
+  PLANCK_TRY(rw.entries(s.entries, out.entries));
   return out;
 }
 

@@ -3,6 +3,7 @@
 // by views of their arenas.
 
 #include "model/plan.h"
+#include "model/resolve.h"
 #include "model/result.h"
 #include "model/schedule.h"
 
@@ -16,5 +17,7 @@ namespace planck {
 // included, is an error at its place in the plan; so is a buffer placed past
 // the end of its arena.
 Result<Schedule> rewrite(const Schedule& s, const Plan& p);
+// The same with r = resolve(s, p), for a caller that has it already.
+Result<Schedule> rewrite(const Schedule& s, const Plan& p, const Resolution& r);
 
 }  // namespace planck

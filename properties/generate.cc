@@ -56,8 +56,10 @@ class Builder {
     // Ordinary sizes of every declaration fit what the huge ones leave.
     max_bytes_ = std::min(max_bytes_, kTotalLimit / static_cast<Bytes>(storage) - max_phase_ - kPlaceAlign);
     huge_left_ = kTotalLimit - static_cast<Bytes>(storage) * cost(max_phase_, max_bytes_);
+    s_.storage.reserve(static_cast<std::size_t>(storage));
     for (int i = 0; i < storage; ++i) declare(i);
     const int entries = scaled(options_.max_entries);
+    s_.entries.reserve(static_cast<std::size_t>(entries));
     for (int i = 0; i < entries; ++i) {
       window_ = s_.storage.size() * static_cast<std::size_t>(i) / static_cast<std::size_t>(entries);
       s_.entries.push_back(entry(0));
@@ -197,11 +199,12 @@ class Builder {
         view.length = c_.draw(least, size - view.start);
         size = view.length;
       } else if (view.kind == Arg::Kind::Bitcast) {
-        std::vector<Dtype> fits;
+        std::array<Dtype, kDtypeCount> fits{};
+        std::size_t count = 0;
         for (int d = 0; d < kDtypeCount; ++d) {
-          if (size % dtype_size(static_cast<Dtype>(d)) == 0) fits.push_back(static_cast<Dtype>(d));
+          if (size % dtype_size(static_cast<Dtype>(d)) == 0) fits[count++] = static_cast<Dtype>(d);
         }
-        view.dtype = fits[c_.below(fits.size())];
+        view.dtype = fits[c_.below(count)];
       }
       view.base.push_back(std::move(a));
       a = std::move(view);
@@ -227,11 +230,13 @@ class Builder {
       e.kind = *loop;
       if (e.kind == Entry::Kind::Loop) e.flag.push_back(arg());
       const int body = c_.percent(8) ? 0 : c_.between(1, 3);
+      e.body.reserve(static_cast<std::size_t>(body));
       for (int i = 0; i < body; ++i) e.body.push_back(entry(depth + 1));
       return e;
     }
     if (roll < 42 && features_.copies) {
       e.kind = Entry::Kind::Copy;
+      e.args.reserve(2);
       e.args.push_back(arg());
       e.args.push_back(arg());
       return e;
@@ -239,6 +244,7 @@ class Builder {
     e.kind = Entry::Kind::Kernel;
     e.name = std::string(kKernels[c_.below(kKernels.size())]);
     const int args = c_.percent(5) ? 0 : c_.between(1, 4);
+    e.args.reserve(static_cast<std::size_t>(args));
     for (int i = 0; i < args; ++i) e.args.push_back(arg());
     return e;
   }

@@ -116,7 +116,12 @@ Violation overlap(const Schedule& s, const Plan& p, const PlacedBuffer& x, const
 }  // namespace
 
 CheckReport check_plan(const Schedule& s, const Plan& p, std::size_t max_overlaps) {
-  PlanRulesResult judged = judge_plan_rules(s, p, resolve(s, p), planned_buffers(s));
+  return check_plan(s, p, resolve(s, p), planned_buffers(s), max_overlaps);
+}
+
+CheckReport check_plan(const Schedule& s, const Plan& p, const Resolution& r,
+                       const std::vector<Lifetime>& planned, std::size_t max_overlaps) {
+  PlanRulesResult judged = judge_plan_rules(s, p, r, planned);
   CheckReport report{.violations = std::move(judged.violations)};
   const std::vector<std::pair<std::size_t, std::size_t>> pairs = sweep_overlaps(judged.placed, p.arenas.size());
   const std::size_t listed = std::min(max_overlaps, pairs.size());

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "model/plan.h"
+#include "model/resolve.h"
 #include "model/schedule.h"
+#include "oracle/check/lifetimes.h"
 #include "oracle/check/violation.h"
 
 namespace planck::oracle {
@@ -47,6 +49,11 @@ struct CheckReport {
 // overlap whenever two buffers overlap, though not every overlapping pair.
 CheckReport check_plan(const Schedule& s, const Plan& p, std::size_t max_overlaps);
 std::vector<Violation> check_plan(const Schedule& s, const Plan& p);  // every overlap it finds
+// The same judgement from what it works out first: r is resolve(s, p) and
+// planned is planned_buffers(s), which a caller judging several plans for
+// one schedule works out once.
+CheckReport check_plan(const Schedule& s, const Plan& p, const Resolution& r,
+                       const std::vector<Lifetime>& planned, std::size_t max_overlaps);
 
 // The same judgement with overlaps found by code of its own, comparing every
 // pair of placed buffers, for tests to compare check_plan against. It finds

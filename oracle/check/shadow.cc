@@ -113,8 +113,7 @@ struct Placed {
 // judged here; whether each placement is right is the checker's question,
 // and wrong ones are for the run to expose. An arena named like storage is
 // no obstacle: the run knows arenas by their place in the plan.
-Result<Placed> place_storage(const Schedule& s, const Plan& p) {
-  const Resolution r = resolve(s, p);
+Result<Placed> place_storage(const Schedule& s, const Plan& p, const Resolution& r) {
   for (const PlanProblem& problem : r.problems) {
     if (problem.kind != PlanProblem::Kind::ArenaNamedLikeStorage) {
       return plan_problem_error(s, p, problem);
@@ -344,6 +343,11 @@ std::optional<std::uint64_t> count_calls(const Schedule& s, std::uint64_t iterat
 }
 
 Result<ShadowRun> run_shadow(const Schedule& s, const Plan& p, const ShadowOptions& options) {
+  return run_shadow(s, p, resolve(s, p), options);
+}
+
+Result<ShadowRun> run_shadow(const Schedule& s, const Plan& p, const Resolution& r,
+                             const ShadowOptions& options) {
   if (options.iterations < 1) return Error{"", "loop bodies must run at least once"};
   // Counting first bounds the run's work, and the depth of its recursion over loops.
   std::optional<std::uint64_t> calls = count_calls(s, options.iterations);
@@ -355,7 +359,7 @@ Result<ShadowRun> run_shadow(const Schedule& s, const Plan& p, const ShadowOptio
                              *calls == kSaturated ? std::string("more than 2^64") : std::to_string(*calls),
                              options.max_calls)};
   }
-  PLANCK_ASSIGN(Placed placed, place_storage(s, p));
+  PLANCK_ASSIGN(Placed placed, place_storage(s, p, r));
   return Runner(s, p, std::move(placed), options.iterations).run();
 }
 

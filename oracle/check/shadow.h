@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "model/plan.h"
+#include "model/resolve.h"
 #include "model/result.h"
 #include "model/schedule.h"
 
@@ -100,6 +101,9 @@ struct ShadowRun {
 // end past 2^64. A run that would make more than options.max_calls calls is
 // refused (with the count).
 Result<ShadowRun> run_shadow(const Schedule& s, const Plan& p, const ShadowOptions& options = {});
+// The same run with r = resolve(s, p), for a caller that has it already.
+Result<ShadowRun> run_shadow(const Schedule& s, const Plan& p, const Resolution& r,
+                             const ShadowOptions& options = {});
 
 // The calls a run of s makes when each loop body runs `iterations` times,
 // saturating at the largest uint64_t; nullopt when loops nest deeper than
