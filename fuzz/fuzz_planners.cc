@@ -3,9 +3,9 @@
 // every planner of this project or, built as fuzz_planner_lib, by the
 // planner library that PLANCK_PLANNER_LIB names (SPEC section 9, called
 // in-process). Each plan must pass the checker and the shadow executor
-// (harness/judge.h); the rewritten schedule must leave nothing to plan but
-// the arenas themselves. Any disagreement aborts, with the schedule in
-// .sched text.
+// (harness/judge.h); the schedule rewritten by one of the plans, which the
+// input chooses, must leave nothing to plan but the arenas themselves. Any
+// disagreement aborts, with the schedule in .sched text.
 //
 // Each planner plans once: best's plan is the one of its candidates' plans
 // that best's own rule chooses (planner/best.h), and a plan equal to one already
@@ -109,9 +109,10 @@ Bytes total_bytes(const Plan& p) {
 }
 #endif
 
-// The checks on one planner's result for s; aborts on the first that fails.
-// `judged` holds the plans of this input that passed them already: an equal
-// plan passes again. The plan comes back, for best to choose from.
+// The checker's and the shadow executor's verdict on one planner's result
+// for s; aborts if either fails it. `judged` holds the plans of this input
+// that passed already: an equal plan passes again. The plan comes back, for
+// best to choose from and for the rewrite.
 Result<Plan> examine(std::string_view name, Result<Plan> planned, const harness::ScheduleJudge& judge,
                      const Schedule& s, const std::vector<const Result<Plan>*>& judged) {
   if (planned) {
@@ -121,11 +122,17 @@ Result<Plan> examine(std::string_view name, Result<Plan> planned, const harness:
   }
   harness::Verdict v = judge.judge(std::move(planned));
   if (v.failed()) fail(name, v.kind, v.explanation, s);
-  const Plan& plan = *v.plan;
+  return std::move(*v.plan);
+}
+
+// The rewrite of s by a valid plan: it must leave nothing to plan but the
+// arenas themselves; aborts if it fails or does.
+void check_rewrite(std::string_view name, const Plan& plan, const harness::ScheduleJudge& judge,
+                   const Schedule& s) {
   auto rewritten = rewrite(s, plan, resolve(judge.names(), plan));
   if (!rewritten) {
     // The one refusal a valid plan may get: views nested past the limit.
-    if (rewritten.error().what.find("nest deeper") != std::string::npos) return std::move(*v.plan);
+    if (rewritten.error().what.find("nest deeper") != std::string::npos) return;
     fail(name, "rewrite-error", "the rewrite of a valid plan failed: " + rewritten.error().message(), s);
   }
   for (const oracle::Lifetime& l : oracle::planned_buffers(*rewritten)) {
@@ -134,7 +141,6 @@ Result<Plan> examine(std::string_view name, Result<Plan> planned, const harness:
     for (const Arena& a : plan.arenas) is_arena = is_arena || a.name == left;
     if (!is_arena) fail(name, "rewrite-still-plans", "the rewritten schedule still plans " + left, s);
   }
-  return std::move(*v.plan);
 }
 
 }  // namespace
@@ -156,6 +162,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     results.push_back(examine(p.name, p.planner->plan(s), judge, s, judged));
     judged.push_back(&results.back());
   }
+  // The rewrite (rule 8) is the same code whoever planned, so one plan of
+  // each input is rewritten: the one the input's next byte chooses.
+  const std::size_t rewritten = choices.below(all.size());
+  check_rewrite(all[rewritten].name, *results[rewritten], judge, s);
 #ifndef PLANCK_FUZZ_PLANNER_LIB
   // best's plan is the candidate's plan it chooses, judged above; what is
   // left to check is that no candidate's plan has fewer arena bytes.
