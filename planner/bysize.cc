@@ -58,7 +58,12 @@ Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffe
     range[b] = {*at, *at + buffers[b].size};
     return Ok{};
   };
-  PLANCK_TRY(place_each_by_size(buffers, deadline, lowest_gap));
+  const auto ahead = [&](std::size_t b, std::size_t begin, std::size_t end) {
+    prefetch_range(range.data() + begin, range.data() + end);
+    __builtin_prefetch(&range[b], 1);
+    __builtin_prefetch(&offset[b], 1);
+  };
+  PLANCK_TRY(place_each_by_size(buffers, deadline, lowest_gap, ahead));
   return offset;
 }
 

@@ -78,7 +78,13 @@ Result<std::vector<Bytes>> place_greedy(const std::vector<PlannedBuffer>& buffer
     object_end[b] = {pick, at + buffers[b].size};
     return Ok{};
   };
-  PLANCK_TRY(place_each_by_size(buffers, deadline, into_an_object));
+  const auto ahead = [&](std::size_t b, std::size_t begin, std::size_t end) {
+    prefetch_range(object_end.data() + begin, object_end.data() + end);
+    __builtin_prefetch(&object_end[b], 1);
+    __builtin_prefetch(&object_of[b], 1);
+    __builtin_prefetch(&offset[b], 1);
+  };
+  PLANCK_TRY(place_each_by_size(buffers, deadline, into_an_object, ahead));
   return lay_objects_end_to_end(buffers, objects, object_of, offset);
 }
 
