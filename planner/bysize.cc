@@ -37,7 +37,8 @@ Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffe
   const auto lowest_gap = [&](std::size_t b, const std::vector<std::size_t>& alive) -> Status {
     ranges.clear();
     for (std::size_t p : alive) ranges.push_back(range[p]);
-    std::sort(ranges.begin(), ranges.end());
+    // By offset alone: the order of equal offsets does not change the place.
+    std::sort(ranges.begin(), ranges.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     // The lowest byte above every range scanned so far.
     Bytes floor = 0;
     std::optional<Bytes> at;
