@@ -29,9 +29,9 @@ namespace planck {
 namespace {
 
 Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffers, const Deadline& deadline) {
-  std::vector<Bytes> offset(buffers.size());
+  std::vector<Bytes> offset = huge_vector<Bytes>(buffers.size());
   // [offset, offset + size) of each placed buffer, its end checked when placed.
-  std::vector<std::pair<Bytes, Bytes>> range(buffers.size());
+  std::vector<std::pair<Bytes, Bytes>> range = huge_vector<std::pair<Bytes, Bytes>>(buffers.size());
   std::vector<std::pair<Bytes, Bytes>> ranges;  // those of the buffers alive with the one placed, by offset
 
   const auto lowest_gap = [&](std::size_t b, const std::vector<std::size_t>& alive) -> Status {

@@ -29,11 +29,11 @@ namespace {
 
 Result<std::vector<Bytes>> place_greedy(const std::vector<PlannedBuffer>& buffers, const Deadline& deadline) {
   std::vector<SharedObject> objects;
-  std::vector<std::size_t> object_of(buffers.size());
-  std::vector<Bytes> offset(buffers.size());  // within its object
+  std::vector<std::size_t> object_of = huge_vector<std::size_t>(buffers.size());
+  std::vector<Bytes> offset = huge_vector<Bytes>(buffers.size());  // within its object
   // offset + size, beside the object, for the buffers alive with the next:
   // within the object's size, so it does not wrap.
-  std::vector<std::pair<std::size_t, Bytes>> object_end(buffers.size());
+  std::vector<std::pair<std::size_t, Bytes>> object_end = huge_vector<std::pair<std::size_t, Bytes>>(buffers.size());
   // By object: whether it holds a buffer alive with the one placed, and the
   // highest end of those; both cleared after each buffer, for the objects in
   // `touched`.

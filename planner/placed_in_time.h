@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/huge_pages.h"
 #include "planner/per_device.h"
 
 namespace planck {
@@ -85,6 +86,17 @@ class PlacedInTime {
   std::size_t blocks_ = 1;          // leaves of the tree: a power of two, at least the blocks
   std::vector<std::size_t> tree_;   // root 1, block k's leaf at blocks_ + k: the largest reach below
 };
+
+// A vector of n value-initialized elements on huge pages where the system
+// has them: the placers reach into their arrays by buffer, at random.
+template <class T>
+std::vector<T> huge_vector(std::size_t n) {
+  std::vector<T> v;
+  v.reserve(n);
+  advise_huge_pages(v);
+  v.resize(n);
+  return v;
+}
 
 // The loop greedy and bysize share: each buffer, largest first
 // (by_size_descending), goes to place(b, alive) with the placed buffers alive
