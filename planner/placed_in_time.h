@@ -104,9 +104,9 @@ std::vector<T> huge_vector(std::size_t n) {
 // its first error, or timeout_error() once the deadline has passed, stops the
 // loop. The order of the buffers is known ahead, and their places are
 // scattered through the memory, so the loop asks for what a buffer's turn
-// will read some buffers before it comes: its span, then the reaches of the
-// buffers in it, and through ahead(b, begin, end) what place(b, ...) will
-// read of b and of those buffers.
+// will read some buffers before it comes: its span, then its size, the
+// reaches of the buffers in its span, and through ahead(b, begin, end) what
+// place(b, ...) will read of b and of those buffers.
 template <class Place, class Ahead>
 Status place_each_by_size(const std::vector<PlannedBuffer>& buffers, const Deadline& deadline, Place& place,
                           Ahead& ahead) {
@@ -120,6 +120,7 @@ Status place_each_by_size(const std::vector<PlannedBuffer>& buffers, const Deadl
     if (k + kSpanAhead < order.size()) placed.first_ahead(order[k + kSpanAhead]);
     if (k + kScanAhead < order.size()) {
       const std::size_t later = order[k + kScanAhead];
+      __builtin_prefetch(&buffers[later]);
       const auto [begin, end] = placed.scan_ahead(later);
       ahead(later, begin, end);
     }
