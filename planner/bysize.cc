@@ -29,15 +29,16 @@ namespace planck {
 namespace {
 
 Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffers, const Deadline& deadline) {
-  std::vector<Bytes> offset(buffers.size());
+  std::vector<Bytes> offset = huge_vector<Bytes>(buffers.size());
   // [offset, offset + size) of each placed buffer, its end checked when placed.
-  std::vector<std::pair<Bytes, Bytes>> range(buffers.size());
+  std::vector<std::pair<Bytes, Bytes>> range = huge_vector<std::pair<Bytes, Bytes>>(buffers.size());
   std::vector<std::pair<Bytes, Bytes>> ranges;  // those of the buffers alive with the one placed, by offset
 
   const auto lowest_gap = [&](std::size_t b, const std::vector<std::size_t>& alive) -> Status {
     ranges.clear();
     for (std::size_t p : alive) ranges.push_back(range[p]);
-    std::sort(ranges.begin(), ranges.end());
+    // By offset alone: the order of equal offsets does not change the place.
+    std::sort(ranges.begin(), ranges.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     // The lowest byte above every range scanned so far.
     Bytes floor = 0;
     std::optional<Bytes> at;
@@ -58,7 +59,12 @@ Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffe
     range[b] = {*at, *at + buffers[b].size};
     return Ok{};
   };
-  PLANCK_TRY(place_each_by_size(buffers, deadline, lowest_gap));
+  const auto ahead = [&](std::size_t b, std::size_t begin, std::size_t end) {
+    prefetch_range(range.data() + begin, range.data() + end);
+    __builtin_prefetch(&range[b], 1);
+    __builtin_prefetch(&offset[b], 1);
+  };
+  PLANCK_TRY(place_each_by_size(buffers, deadline, lowest_gap, ahead));
   return offset;
 }
 

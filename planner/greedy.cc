@@ -29,11 +29,11 @@ namespace {
 
 Result<std::vector<Bytes>> place_greedy(const std::vector<PlannedBuffer>& buffers, const Deadline& deadline) {
   std::vector<SharedObject> objects;
-  std::vector<std::size_t> object_of(buffers.size());
-  std::vector<Bytes> offset(buffers.size());  // within its object
+  std::vector<std::size_t> object_of = huge_vector<std::size_t>(buffers.size());
+  std::vector<Bytes> offset = huge_vector<Bytes>(buffers.size());  // within its object
   // offset + size, beside the object, for the buffers alive with the next:
   // within the object's size, so it does not wrap.
-  std::vector<std::pair<std::size_t, Bytes>> object_end(buffers.size());
+  std::vector<std::pair<std::size_t, Bytes>> object_end = huge_vector<std::pair<std::size_t, Bytes>>(buffers.size());
   // By object: whether it holds a buffer alive with the one placed, and the
   // highest end of those; both cleared after each buffer, for the objects in
   // `touched`.
@@ -78,7 +78,13 @@ Result<std::vector<Bytes>> place_greedy(const std::vector<PlannedBuffer>& buffer
     object_end[b] = {pick, at + buffers[b].size};
     return Ok{};
   };
-  PLANCK_TRY(place_each_by_size(buffers, deadline, into_an_object));
+  const auto ahead = [&](std::size_t b, std::size_t begin, std::size_t end) {
+    prefetch_range(object_end.data() + begin, object_end.data() + end);
+    __builtin_prefetch(&object_end[b], 1);
+    __builtin_prefetch(&object_of[b], 1);
+    __builtin_prefetch(&offset[b], 1);
+  };
+  PLANCK_TRY(place_each_by_size(buffers, deadline, into_an_object, ahead));
   return lay_objects_end_to_end(buffers, objects, object_of, offset);
 }
 

@@ -5,7 +5,7 @@
 namespace planck {
 
 PlacedInTime::PlacedInTime(const std::vector<PlannedBuffer>& buffers)
-    : span_(buffers.size()), reach_(buffers.size(), 0) {
+    : span_(huge_vector<Span>(buffers.size())), reach_(huge_vector<std::size_t>(buffers.size())) {
   const std::size_t n = buffers.size();
   // Begins: the first buffer whose last entry reaches b's first is the first
   // at which the running maximum of last entries does. That maximum and the

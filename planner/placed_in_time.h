@@ -20,11 +20,24 @@
 // holds a buffer it finds.
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
+#include "model/huge_pages.h"
 #include "planner/per_device.h"
 
 namespace planck {
+
+// Asks the memory for the cache lines of [first, past), for reading.
+template <class T>
+void prefetch_range(const T* first, const T* past) {
+  constexpr std::size_t kLine = 64;
+  if (first == past) return;
+  const char* at = reinterpret_cast<const char*>(first);
+  const char* end = reinterpret_cast<const char*>(past);
+  for (; at < end; at += kLine) __builtin_prefetch(at);
+  __builtin_prefetch(end - 1);
+}
 
 class PlacedInTime {
  public:
@@ -37,6 +50,18 @@ class PlacedInTime {
   // Appends to `out` every placed buffer alive with b (overlap_in_time), in
   // increasing order, b itself included if placed.
   void alive_with(std::size_t b, std::vector<std::size_t>& out) const;
+
+  // Asks the memory for what alive_with(b) reads: first_ahead for b's span,
+  // then, once that has come, scan_ahead for the reaches in it.
+  void first_ahead(std::size_t b) const { __builtin_prefetch(&span_[b]); }
+  // [begin, end): the buffers alive_with(b) scans one by one, empty when it
+  // searches the tree instead; the span must be in the cache by now.
+  std::pair<std::size_t, std::size_t> scan_ahead(std::size_t b) const {
+    const Span& span = span_[b];
+    if (span.end - span.begin > kScanned) return {0, 0};
+    prefetch_range(reach_.data() + span.begin, reach_.data() + span.end);
+    return {span.begin, span.end};
+  }
 
  private:
   static constexpr std::size_t kBlock = 64;
@@ -62,18 +87,43 @@ class PlacedInTime {
   std::vector<std::size_t> tree_;   // root 1, block k's leaf at blocks_ + k: the largest reach below
 };
 
+// A vector of n value-initialized elements on huge pages where the system
+// has them: the placers reach into their arrays by buffer, at random.
+template <class T>
+std::vector<T> huge_vector(std::size_t n) {
+  std::vector<T> v;
+  v.reserve(n);
+  advise_huge_pages(v);
+  v.resize(n);
+  return v;
+}
+
 // The loop greedy and bysize share: each buffer, largest first
 // (by_size_descending), goes to place(b, alive) with the placed buffers alive
 // with it (alive_with), and is placed from then on. place returns a Status;
 // its first error, or timeout_error() once the deadline has passed, stops the
-// loop.
-template <class Place>
-Status place_each_by_size(const std::vector<PlannedBuffer>& buffers, const Deadline& deadline, Place& place) {
+// loop. The order of the buffers is known ahead, and their places are
+// scattered through the memory, so the loop asks for what a buffer's turn
+// will read some buffers before it comes: its span, then its size, the
+// reaches of the buffers in its span, and through ahead(b, begin, end) what
+// place(b, ...) will read of b and of those buffers.
+template <class Place, class Ahead>
+Status place_each_by_size(const std::vector<PlannedBuffer>& buffers, const Deadline& deadline, Place& place,
+                          Ahead& ahead) {
+  constexpr std::size_t kSpanAhead = 16;  // buffers ahead whose spans are asked for
+  constexpr std::size_t kScanAhead = 8;   // buffers ahead whose reaches and places are asked for
   PlacedInTime placed(buffers);
   std::vector<std::size_t> alive;
   const std::vector<std::size_t> order = by_size_descending(buffers);
   for (std::size_t k = 0; k < order.size(); ++k) {
     if (deadline.passed(k)) return timeout_error();
+    if (k + kSpanAhead < order.size()) placed.first_ahead(order[k + kSpanAhead]);
+    if (k + kScanAhead < order.size()) {
+      const std::size_t later = order[k + kScanAhead];
+      __builtin_prefetch(&buffers[later]);
+      const auto [begin, end] = placed.scan_ahead(later);
+      ahead(later, begin, end);
+    }
     const std::size_t b = order[k];
     alive.clear();
     placed.alive_with(b, alive);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <iterator>
 #include <limits>
-#include <map>
 #include <utility>
 
 #include <fmt/format.h>
@@ -25,9 +24,10 @@ std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
 }
 
 // The shadow of one arena: disjoint byte ranges, each owned by the buffer
-// (an index into the run's tracked buffers) that claimed it last. Bytes are
-// only ever handed from one owner to another, never back to nobody, so a
-// buffer's range stays covered from its claim on.
+// (an index into the run's tracked buffers) that claimed it last, in one
+// vector sorted by their first byte. Bytes are only ever handed from one
+// owner to another, never back to nobody, so a buffer's range stays covered
+// from its claim on.
 class Shadow {
  public:
   struct Run {
@@ -36,28 +36,41 @@ class Shadow {
     std::size_t owner = 0;
   };
 
-  // Hands [begin, end) to owner, whoever held it.
+  // Hands [begin, end) to owner, whoever held it: the segments it overlaps
+  // give way to it, but for what they hold outside it on either side.
   void claim(Bytes begin, Bytes end, std::size_t owner) {
     if (begin == end) return;
-    split_at(begin);
-    split_at(end);
-    segments_.erase(segments_.lower_bound(begin), segments_.lower_bound(end));
-    segments_.emplace(begin, Segment{end, owner});
+    const auto first = overlapping(begin);
+    const auto past = std::partition_point(first, segments_.end(), [&](const Run& r) { return r.begin < end; });
+    Run replacement[3];
+    std::size_t count = 0;
+    if (first != past && first->begin < begin) replacement[count++] = {first->begin, begin, first->owner};
+    replacement[count++] = {begin, end, owner};
+    if (first != past && std::prev(past)->end > end) {
+      replacement[count++] = {end, std::prev(past)->end, std::prev(past)->owner};
+    }
+    const auto at = static_cast<std::size_t>(first - segments_.begin());
+    const auto replaced = static_cast<std::size_t>(past - first);
+    const std::size_t kept = std::min(count, replaced);
+    std::copy(replacement, replacement + kept, segments_.begin() + static_cast<std::ptrdiff_t>(at));
+    if (count < replaced) {
+      segments_.erase(segments_.begin() + static_cast<std::ptrdiff_t>(at + count),
+                      segments_.begin() + static_cast<std::ptrdiff_t>(at + replaced));
+    } else {
+      segments_.insert(segments_.begin() + static_cast<std::ptrdiff_t>(at + kept), replacement + kept,
+                       replacement + count);
+    }
   }
 
   // The lowest bytes of [begin, end) that another buffer holds: the longest
   // run from there held by that one buffer. Nullopt when owner holds them all.
   std::optional<Run> first_foreign(Bytes begin, Bytes end, std::size_t owner) const {
     if (begin == end) return std::nullopt;
-    auto it = segments_.upper_bound(begin);
-    if (it != segments_.begin()) --it;
-    for (; it != segments_.end() && it->first < end; ++it) {
-      if (it->second.end <= begin || it->second.owner == owner) continue;
-      Run run{std::max(it->first, begin), std::min(it->second.end, end), it->second.owner};
-      for (++it; it != segments_.end() && it->first == run.end && run.end < end &&
-                 it->second.owner == run.owner;
-           ++it) {
-        run.end = std::min(it->second.end, end);
+    for (auto it = overlapping(begin); it != segments_.end() && it->begin < end; ++it) {
+      if (it->owner == owner) continue;
+      Run run{std::max(it->begin, begin), std::min(it->end, end), it->owner};
+      for (++it; it != segments_.end() && it->begin == run.end && run.end < end && it->owner == run.owner; ++it) {
+        run.end = std::min(it->end, end);
       }
       return run;
     }
@@ -65,23 +78,16 @@ class Shadow {
   }
 
  private:
-  struct Segment {
-    Bytes end = 0;
-    std::size_t owner = 0;
-  };
-
-  // Cuts the segment that straddles `at`, if any, in two at `at`.
-  void split_at(Bytes at) {
-    auto it = segments_.upper_bound(at);
-    if (it == segments_.begin()) return;
-    --it;
-    if (it->first < at && at < it->second.end) {
-      segments_.emplace(at, Segment{it->second.end, it->second.owner});
-      it->second.end = at;
-    }
+  // The first segment that ends past `at`; the segments are disjoint, so
+  // their ends are in order too.
+  std::vector<Run>::const_iterator overlapping(Bytes at) const {
+    return std::partition_point(segments_.begin(), segments_.end(), [&](const Run& r) { return r.end <= at; });
+  }
+  std::vector<Run>::iterator overlapping(Bytes at) {
+    return std::partition_point(segments_.begin(), segments_.end(), [&](const Run& r) { return r.end <= at; });
   }
 
-  std::map<Bytes, Segment> segments_;  // keyed by the first byte of the segment
+  std::vector<Run> segments_;  // disjoint, by first byte
 };
 
 // A use as the run records it: cheap to copy into a buffer's record on every
@@ -89,7 +95,7 @@ class Shadow {
 struct Site {
   std::size_t entry = 0;
   const Entry* call = nullptr;  // a kernel or copy; a loop for its flag check
-  std::vector<std::uint64_t> iterations;
+  std::size_t iterations = 0;   // the iterations of the loops around it: an index into the run's snapshots
 };
 
 // A placed storage: its bytes and what the run has seen of it.
@@ -169,7 +175,8 @@ class Runner {
         tracked_(std::move(placed.tracked)),
         track_of_(std::move(placed.track_of)),
         shadows_(p.arenas.size()),
-        iterations_(iterations) {}
+        iterations_(iterations),
+        snapshots_(1) {}
 
   ShadowRun run() {
     for (entry_ = 0; entry_ < s_.entries.size(); ++entry_) {
@@ -189,15 +196,19 @@ class Runner {
       case Entry::Kind::Loop:
         break;
     }
+    const std::size_t around = snapshot_;
     loop_iterations_.push_back(0);
     for (std::uint64_t k = 1; k <= iterations_; ++k) {
       loop_iterations_.back() = k;
+      snapshot_ = snapshots_.size();
+      snapshots_.push_back(loop_iterations_);
       for (const Entry& inner : e.body) {
         if (!run_entry(inner)) return false;
       }
       if (e.kind == Entry::Kind::Loop && !use(e, e.flag)) return false;
     }
     loop_iterations_.pop_back();
+    snapshot_ = around;
     return true;
   }
 
@@ -274,19 +285,13 @@ class Runner {
     return false;
   }
 
-  // Assignment keeps the capacity of the vector already there, so recording a
-  // use on every call allocates only when loops nest deeper than before.
-  void record(Site& into, const Entry& call) const {
-    into.entry = entry_;
-    into.call = &call;
-    into.iterations = loop_iterations_;
-  }
+  void record(Site& into, const Entry& call) const { into = Site{entry_, &call, snapshot_}; }
 
   UseSite site(const Site& at) const {
     UseSite out;
     out.entry = at.entry;
     out.line = at.call->pos.line;
-    out.iterations = at.iterations;
+    out.iterations = snapshots_[at.iterations];
     switch (at.call->kind) {
       case Entry::Kind::Kernel: out.call = "kernel " + at.call->name; break;
       case Entry::Kind::Copy: out.call = "copy"; break;
@@ -305,6 +310,10 @@ class Runner {
 
   std::size_t entry_ = 0;                       // the top-level entry running
   std::vector<std::uint64_t> loop_iterations_;  // of each loop around the running call, outermost first
+  // Each iteration's loop_iterations_, as it began, for the sites to name;
+  // the first, empty, is outside loops.
+  std::vector<std::vector<std::uint64_t>> snapshots_;
+  std::size_t snapshot_ = 0;  // loop_iterations_ of the running call: an index into snapshots_
   std::uint64_t calls_ = 0;                     // calls made, the running one included
   std::vector<std::size_t> used_;               // the tracked buffers the running call uses
   std::optional<Clobber> clobber_;
