@@ -82,9 +82,7 @@ class BasicNameIndex {
   BasicNameIndex(std::size_t capacity, NameOf name_of) : name_of_(std::move(name_of)) {
     std::size_t size = 16;
     while (size < 2 * capacity) size *= 2;
-    slots_.reserve(size);
-    advise_huge_pages(slots_);
-    slots_.resize(size);
+    slots_ = huge_vector<Slot>(size);
   }
 
   // Adds name_of(index) with its index unless the name is there already.
@@ -162,10 +160,7 @@ class BasicNameIndex {
 
   // Twice the slots, every name rehashed into them.
   void grow() {
-    std::vector<Slot> old;
-    old.reserve(2 * slots_.size());
-    advise_huge_pages(old);
-    old.resize(2 * slots_.size());
+    std::vector<Slot> old = huge_vector<Slot>(2 * slots_.size());
     old.swap(slots_);
     const std::size_t mask = slots_.size() - 1;
     const bool tag_holds_home = mask <= UINT32_MAX;

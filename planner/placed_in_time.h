@@ -87,17 +87,6 @@ class PlacedInTime {
   std::vector<std::size_t> tree_;   // root 1, block k's leaf at blocks_ + k: the largest reach below
 };
 
-// A vector of n value-initialized elements on huge pages where the system
-// has them: the placers reach into their arrays by buffer, at random.
-template <class T>
-std::vector<T> huge_vector(std::size_t n) {
-  std::vector<T> v;
-  v.reserve(n);
-  advise_huge_pages(v);
-  v.resize(n);
-  return v;
-}
-
 // The loop greedy and bysize share: each buffer, largest first
 // (by_size_descending), goes to place(b, alive) with the placed buffers alive
 // with it (alive_with), and is placed from then on. place returns a Status;
