@@ -1,8 +1,21 @@
 #include "properties/choices.h"
 
+#include <algorithm>
+#include <bit>
 #include <limits>
 
 namespace planck::gen {
+namespace {
+
+// The bytes a draw over [lo, lo + span] takes: those that span needs.
+std::size_t bytes_for(std::uint64_t span) { return (static_cast<std::size_t>(std::bit_width(span)) + 7) / 8; }
+
+// bytes, the first lowest, mapped onto [lo, lo + span].
+std::uint64_t onto_range(std::uint64_t lo, std::uint64_t span, std::uint64_t bytes) {
+  return span == std::numeric_limits<std::uint64_t>::max() ? bytes : lo + bytes % (span + 1);
+}
+
+}  // namespace
 
 int Choices::between(int lo, int hi) {
   // Offsets from lo, so that negative bounds map onto the unsigned draw.
@@ -29,8 +42,17 @@ std::uint64_t SeededChoices::draw(std::uint64_t lo, std::uint64_t hi) {
 std::uint64_t ByteStreamChoices::draw(std::uint64_t lo, std::uint64_t hi) {
   const std::uint64_t span = hi - lo;
   std::uint64_t r = 0;
-  for (int shift = 0; shift < 64 && (span >> shift) != 0; shift += 8) r |= std::uint64_t{next_byte()} << shift;
-  return span == std::numeric_limits<std::uint64_t>::max() ? r : lo + r % (span + 1);
+  for (std::size_t k = 0; k < bytes_for(span); ++k) r |= std::uint64_t{next_byte()} << (8 * k);
+  return onto_range(lo, span, r);
+}
+
+std::uint64_t ByteChoices::draw(std::uint64_t lo, std::uint64_t hi) {
+  const std::uint64_t span = hi - lo;
+  const std::size_t taken = std::min(bytes_for(span), remaining());
+  std::uint64_t r = 0;
+  for (std::size_t k = 0; k < taken; ++k) r |= std::uint64_t{bytes_[next_ + k]} << (8 * k);
+  next_ += taken;
+  return onto_range(lo, span, r);
 }
 
 }  // namespace planck::gen

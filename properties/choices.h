@@ -54,19 +54,20 @@ class ByteStreamChoices : public Choices {
   virtual std::uint8_t next_byte() = 0;
 };
 
-// Draws from a byte string; past its end every byte reads as zero. So every
-// byte string, the empty one included, decodes to a valid schedule, and a
-// short string decodes to a small one.
-class ByteChoices final : public ByteStreamChoices {
+// Draws from a byte string as ByteStreamChoices draws from a stream; past
+// its end every byte reads as zero. So every byte string, the empty one
+// included, decodes to a valid schedule, and a short string decodes to a
+// small one.
+class ByteChoices final : public Choices {
  public:
   explicit ByteChoices(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+
+  std::uint64_t draw(std::uint64_t lo, std::uint64_t hi) override;
 
   // Bytes not yet drawn.
   std::size_t remaining() const { return bytes_.size() - next_; }
 
  private:
-  std::uint8_t next_byte() override { return next_ < bytes_.size() ? bytes_[next_++] : 0; }
-
   std::span<const std::uint8_t> bytes_;
   std::size_t next_ = 0;
 };

@@ -5,9 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace planck::gen {
@@ -94,6 +96,36 @@ TEST(ByteChoices, AFullRangeDrawTakesEightBytes) {
   ByteChoices c(bytes);
   EXPECT_EQ(c.draw(0, kMax), 0x0807060504030201u);
   EXPECT_EQ(c.remaining(), 1u);
+}
+
+// A stream of the same bytes, read one at a time, as RapidCheck's choices are.
+class StreamOf final : public ByteStreamChoices {
+ public:
+  explicit StreamOf(std::vector<std::uint8_t> bytes) : bytes_(std::move(bytes)) {}
+
+ private:
+  std::uint8_t next_byte() override { return next_ < bytes_.size() ? bytes_[next_++] : 0; }
+
+  std::vector<std::uint8_t> bytes_;
+  std::size_t next_ = 0;
+};
+
+TEST(ByteChoices, DrawsAsAStreamOfTheSameBytesDraws) {
+  SeededChoices seeded(11);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<std::uint8_t> bytes(seeded.below(40));
+    for (std::uint8_t& b : bytes) b = static_cast<std::uint8_t>(seeded.draw(0, 255));
+    ByteChoices whole(bytes);
+    StreamOf stream(bytes);
+    // Ranges of every width, until well past the end of the bytes.
+    for (int i = 0; i < 30; ++i) {
+      const std::uint64_t lo = seeded.draw(0, 1000);
+      const int bits = seeded.between(0, 64);
+      const std::uint64_t span = bits == 64 ? kMax : (std::uint64_t{1} << bits) - 1 + seeded.draw(0, 1);
+      const std::uint64_t hi = span > kMax - lo ? kMax : lo + span;
+      ASSERT_EQ(whole.draw(lo, hi), stream.draw(lo, hi)) << "round " << round << ", draw " << i;
+    }
+  }
 }
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include <array>
 #include <bit>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -141,17 +140,19 @@ class Builder {
   std::string name(const Storage& st, int i) {
     // Names that arena names would take, so that the rewrite has to skip them.
     if (c_.percent(6)) {
-      std::string arena = fmt::format("arena{}", c_.between(0, 2));
-      if (names_.insert(arena).second) return arena;
+      const int k = c_.between(0, 2);
+      if (!arena_name_taken_[static_cast<std::size_t>(k)]) {
+        arena_name_taken_[static_cast<std::size_t>(k)] = true;
+        return fmt::format("arena{}", k);
+      }
     }
     std::string_view prefix = st.kind == StorageKind::Param   ? "x"
                               : st.kind == StorageKind::Alloc ? "a"
                               : is_disk(st.device)            ? "d"
                               : st.held                       ? "w"
                                                               : "t";
-    std::string out = c_.percent(10) ? fmt::format("_{}{}.out", prefix, i) : fmt::format("{}{}", prefix, i);
-    names_.insert(out);
-    return out;
+    // Unique by i; no arena name starts with these prefixes.
+    return c_.percent(10) ? fmt::format("_{}{}.out", prefix, i) : fmt::format("{}{}", prefix, i);
   }
 
   StorageId pick_storage() {
@@ -259,7 +260,7 @@ class Builder {
   Schedule s_;
   std::vector<std::string> devices_;
   std::vector<std::string> disks_;
-  std::set<std::string> names_;
+  std::array<bool, 3> arena_name_taken_{};  // whether storage took the name arena0, arena1, arena2
   Bytes huge_left_ = 0;
   std::size_t window_ = 0;
 };

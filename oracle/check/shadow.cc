@@ -40,6 +40,7 @@ class Shadow {
   // give way to it, but for what they hold outside it on either side.
   void claim(Bytes begin, Bytes end, std::size_t owner) {
     if (begin == end) return;
+    ++claims_;
     const auto first = overlapping(begin);
     const auto past = std::partition_point(first, segments_.end(), [&](const Run& r) { return r.begin < end; });
     Run replacement[3];
@@ -77,6 +78,11 @@ class Shadow {
     return std::nullopt;
   }
 
+  // The claims made so far. Bytes change hands only by a claim, so a buffer
+  // that held all its bytes when this count was c still holds them while
+  // it is c.
+  std::uint64_t claims() const { return claims_; }
+
  private:
   // The first segment that ends past `at`; the segments are disjoint, so
   // their ends are in order too.
@@ -88,6 +94,7 @@ class Shadow {
   }
 
   std::vector<Run> segments_;  // disjoint, by first byte
+  std::uint64_t claims_ = 0;
 };
 
 // A use as the run records it: cheap to copy into a buffer's record on every
@@ -95,7 +102,7 @@ class Shadow {
 struct Site {
   std::size_t entry = 0;
   const Entry* call = nullptr;  // a kernel or copy; a loop for its flag check
-  std::size_t iterations = 0;   // the iterations of the loops around it: an index into the run's snapshots
+  std::size_t iterations = 0;   // the iteration of the loops around it: an index into the run's iterations_begun_
 };
 
 // A placed storage: its bytes and what the run has seen of it.
@@ -108,6 +115,9 @@ struct Tracked {
   Site claim;                    // that call
   Site last;                     // its last use that ended with all its bytes its own
   std::uint64_t listed_in = 0;   // the last call that listed it, so each call lists it once
+  // Its arena's claim count when it was last found to hold all its bytes;
+  // 0 until then (a claimed buffer's arena has counted its claim).
+  std::uint64_t owned_at = 0;
 };
 
 struct Placed {
@@ -176,7 +186,7 @@ class Runner {
         track_of_(std::move(placed.track_of)),
         shadows_(p.arenas.size()),
         iterations_(iterations),
-        snapshots_(1) {}
+        iterations_begun_(1) {}
 
   ShadowRun run() {
     for (entry_ = 0; entry_ < s_.entries.size(); ++entry_) {
@@ -196,19 +206,16 @@ class Runner {
       case Entry::Kind::Loop:
         break;
     }
-    const std::size_t around = snapshot_;
-    loop_iterations_.push_back(0);
+    const std::size_t around = iteration_;
     for (std::uint64_t k = 1; k <= iterations_; ++k) {
-      loop_iterations_.back() = k;
-      snapshot_ = snapshots_.size();
-      snapshots_.push_back(loop_iterations_);
+      iteration_ = iterations_begun_.size();
+      iterations_begun_.push_back({around, k});
       for (const Entry& inner : e.body) {
         if (!run_entry(inner)) return false;
       }
       if (e.kind == Entry::Kind::Loop && !use(e, e.flag)) return false;
     }
-    loop_iterations_.pop_back();
-    snapshot_ = around;
+    iteration_ = around;
     return true;
   }
 
@@ -266,9 +273,14 @@ class Runner {
 
   // Whether buffer t holds all its bytes; if not, records the clobber.
   bool owns_all(std::size_t t, const Entry& call) {
-    const Tracked& victim = tracked_[t];
-    std::optional<Shadow::Run> taken = shadows_[victim.arena].first_foreign(victim.begin, victim.end, t);
-    if (!taken) return true;
+    Tracked& victim = tracked_[t];
+    const Shadow& shadow = shadows_[victim.arena];
+    if (victim.owned_at == shadow.claims()) return true;
+    std::optional<Shadow::Run> taken = shadow.first_foreign(victim.begin, victim.end, t);
+    if (!taken) {
+      victim.owned_at = shadow.claims();
+      return true;
+    }
     const Tracked& taker = tracked_[taken->owner];
     Site now;
     record(now, call);
@@ -285,13 +297,16 @@ class Runner {
     return false;
   }
 
-  void record(Site& into, const Entry& call) const { into = Site{entry_, &call, snapshot_}; }
+  void record(Site& into, const Entry& call) const { into = Site{entry_, &call, iteration_}; }
 
   UseSite site(const Site& at) const {
     UseSite out;
     out.entry = at.entry;
     out.line = at.call->pos.line;
-    out.iterations = snapshots_[at.iterations];
+    for (std::size_t i = at.iterations; i != 0; i = iterations_begun_[i].around) {
+      out.iterations.push_back(iterations_begun_[i].number);
+    }
+    std::reverse(out.iterations.begin(), out.iterations.end());
     switch (at.call->kind) {
       case Entry::Kind::Kernel: out.call = "kernel " + at.call->name; break;
       case Entry::Kind::Copy: out.call = "copy"; break;
@@ -309,11 +324,15 @@ class Runner {
   const std::uint64_t iterations_;
 
   std::size_t entry_ = 0;                       // the top-level entry running
-  std::vector<std::uint64_t> loop_iterations_;  // of each loop around the running call, outermost first
-  // Each iteration's loop_iterations_, as it began, for the sites to name;
-  // the first, empty, is outside loops.
-  std::vector<std::vector<std::uint64_t>> snapshots_;
-  std::size_t snapshot_ = 0;  // loop_iterations_ of the running call: an index into snapshots_
+  // Each loop iteration begun: its number, from 1, and the iteration around
+  // its loop (an index into this vector). The first, at 0, stands for
+  // outside every loop.
+  struct Iteration {
+    std::size_t around = 0;
+    std::uint64_t number = 0;
+  };
+  std::vector<Iteration> iterations_begun_;
+  std::size_t iteration_ = 0;  // the running call's iteration: an index into iterations_begun_
   std::uint64_t calls_ = 0;                     // calls made, the running one included
   std::vector<std::size_t> used_;               // the tracked buffers the running call uses
   std::optional<Clobber> clobber_;

@@ -116,6 +116,13 @@ place b arena0 2048
   EXPECT_EQ(r.clobber->end, 4096u);
 }
 
+// x and y on the same bytes.
+constexpr std::string_view kShared = R"(plan v1
+arena arena0 CPU 1024
+place x arena0 0
+place y arena0 0
+)";
+
 TEST(Shadow, ABufferUsedOnlyLaterInALoopBodyMustNotTakeTheBytesOfOneUsedEarlier) {
   // x is the loop's state: each iteration reads and writes it at the top of
   // the body. y, used only after it in the body, takes its bytes in the first
@@ -127,11 +134,6 @@ range {
   kernel step x
   kernel scratch y
 }
-)";
-  constexpr std::string_view kShared = R"(plan v1
-arena arena0 CPU 1024
-place x arena0 0
-place y arena0 0
 )";
   EXPECT_FALSE(run(kLoop, kShared, /*iterations=*/1).clobber.has_value());
 
@@ -148,6 +150,33 @@ place y arena0 0
   EXPECT_EQ(c.taken.line, 6);
   EXPECT_THAT(c.message(), HasSubstr("between x's uses at entry 0 (kernel step, line 5, iteration 1) "
                                      "and entry 0 (kernel step, line 5, iteration 2)"));
+}
+
+TEST(Shadow, SitesInNestedLoopsNameTheIterationOfEachLoopOutermostFirst) {
+  // x is used in the inner loop only, y after it in the outer body, on the
+  // same bytes: y takes them in the outer loop's first iteration, and x
+  // finds them gone in the first inner iteration of the second.
+  constexpr std::string_view kNested = R"(schedule v1
+buffer x CPU float32 1024
+buffer y CPU float32 1024
+range {
+  range {
+    kernel step x
+  }
+  kernel scratch y
+}
+)";
+  ShadowRun r = run(kNested, kShared);
+  ASSERT_TRUE(r.clobber.has_value());
+  const Clobber& c = *r.clobber;
+  EXPECT_EQ(c.victim, "x");
+  EXPECT_EQ(c.taker, "y");
+  EXPECT_THAT(c.before.iterations, ElementsAre(1u, 2u));
+  EXPECT_THAT(c.taken.iterations, ElementsAre(1u));
+  EXPECT_THAT(c.after.iterations, ElementsAre(2u, 1u));
+  EXPECT_EQ(r.calls, 4u);  // step, step, scratch, then step again
+  EXPECT_THAT(c.message(), HasSubstr("between x's uses at entry 0 (kernel step, line 6, iteration 1.2) "
+                                     "and entry 0 (kernel step, line 6, iteration 2.1)"));
 }
 
 TEST(Shadow, TwoArgumentsOfOneCallMustNotShareBytes) {
@@ -224,11 +253,7 @@ range {
   }
 }
 )",
-                    R"(plan v1
-arena arena0 CPU 1024
-place x arena0 0
-place y arena0 0
-)");
+                    kShared);
   ASSERT_TRUE(r.clobber.has_value());
   EXPECT_THAT(r.clobber->after.iterations, ElementsAre(1u, 2u));
   EXPECT_THAT(r.clobber->after.describe(), HasSubstr("iteration 1.2"));
