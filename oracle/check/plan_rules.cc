@@ -27,6 +27,7 @@ class PlanRules {
   }
 
   PlanRulesResult judge() {
+    out_.placed.reserve(p_.placements.size());
     for (std::size_t a = 0; a < p_.arenas.size(); ++a) judge_arena(a);
     for (std::size_t i = 0; i < p_.placements.size(); ++i) judge_placement(i);
     for (const Lifetime& life : planned_) {
