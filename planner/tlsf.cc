@@ -46,8 +46,10 @@ Tlsf::Tlsf(Bytes capacity, Bytes block_size, int second_level_bits)
       l_(second_level_bits),
       max_l1_(bitlen(capacity)),
       l2_count_(1 << (second_level_bits - 1)),
-      bins_(static_cast<std::size_t>(max_l1_ + 1) * static_cast<std::size_t>(l2_count_)),
+      bin_count_(static_cast<std::uint32_t>(max_l1_ + 1) * static_cast<std::uint32_t>(l2_count_)),
+      links_(bin_count_),
       l2_bits_(static_cast<std::size_t>(max_l1_ + 1), 0) {
+  for (std::uint32_t b = 0; b < bin_count_; ++b) links_[b] = {b, b};  // every queue empty
   if (capacity_ == 0) return;
   insert_free(new_block(0, capacity_));
 }
@@ -62,6 +64,7 @@ inline Tlsf::BlockId Tlsf::new_block(Bytes start, Bytes size) {
   if (dropped_.empty()) {
     id = static_cast<BlockId>(blocks_.size());
     blocks_.emplace_back();
+    links_.emplace_back();
   } else {
     id = dropped_.back();
     dropped_.pop_back();
@@ -87,42 +90,28 @@ void Tlsf::index_starts() {
 inline void Tlsf::insert_free(BlockId id) {
   BlockState& block = blocks_[id];
   const Bin b = bin(block.size);
-  const auto at = static_cast<std::uint32_t>(bin_index(b));
-  Queue& q = bins_[at];
-  block.bin = at;
-  block.queue_prev = q.back;
-  block.queue_next = kNone;
-  if (q.back == kNone) {
-    q.front = id;
-    l2_bits_[b.l1] |= std::uint64_t{1} << b.l2;
-    l1_bits_ |= std::uint64_t{1} << (b.l1 - 1);
-  } else {
-    blocks_[q.back].queue_next = id;
-  }
-  q.back = id;
+  const auto head = static_cast<std::uint32_t>(bin_index(b));
+  block.bin = head;
+  const std::uint32_t node = bin_count_ + id;
+  const std::uint32_t back = links_[head].prev;
+  links_[node] = {back, head};
+  links_[back].next = node;
+  links_[head].prev = node;
+  l2_bits_[b.l1] |= std::uint64_t{1} << b.l2;
+  l1_bits_ |= std::uint64_t{1} << (b.l1 - 1);
 }
 
 inline void Tlsf::remove_free(BlockId id) {
-  BlockState& block = blocks_[id];
-  Queue& q = bins_[block.bin];
-  if (block.queue_prev == kNone) {
-    q.front = block.queue_next;
-  } else {
-    blocks_[block.queue_prev].queue_next = block.queue_next;
-  }
-  if (block.queue_next == kNone) {
-    q.back = block.queue_prev;
-  } else {
-    blocks_[block.queue_next].queue_prev = block.queue_prev;
-  }
-  block.queue_prev = block.queue_next = kNone;
-  if (q.front == kNone) {
-    // l2_count_ = 2^(L-1) bins per level.
-    const std::uint32_t l1 = block.bin >> (l_ - 1);
-    const std::uint32_t l2 = block.bin & static_cast<std::uint32_t>(l2_count_ - 1);
-    l2_bits_[l1] &= ~(std::uint64_t{1} << l2);
-    if (l2_bits_[l1] == 0) l1_bits_ &= ~(std::uint64_t{1} << (l1 - 1));
-  }
+  const BlockState& block = blocks_[id];
+  const Link link = links_[bin_count_ + id];
+  links_[link.prev].next = link.next;
+  links_[link.next].prev = link.prev;
+  // l2_count_ = 2^(L-1) bins per level.
+  const std::uint32_t l1 = block.bin >> (l_ - 1);
+  const std::uint32_t l2 = block.bin & static_cast<std::uint32_t>(l2_count_ - 1);
+  const bool emptied = links_[block.bin].next == block.bin;
+  l2_bits_[l1] &= ~(std::uint64_t{emptied} << l2);
+  l1_bits_ &= ~(std::uint64_t{l2_bits_[l1] == 0} << (l1 - 1));
 }
 
 inline std::uint32_t Tlsf::find_bin(Bin from) const {
@@ -154,7 +143,7 @@ std::optional<Tlsf::Allocation> Tlsf::alloc_block(Bytes r) {
   const std::uint32_t found = find_bin(bin(*s));
   if (found == kNoBin) return std::nullopt;
 
-  const BlockId id = bins_[found].front;
+  const BlockId id = links_[found].next - bin_count_;
   // Every block in a bin the search reaches holds at least s >= need bytes:
   // the TLSF search lemma of SPEC section 7, which the Z3 oracle proves.
   assert(blocks_[id].size >= need);
@@ -238,8 +227,9 @@ std::vector<Tlsf::Block> Tlsf::blocks() const {
 std::vector<Bytes> Tlsf::bin_queue(Bin b) const {
   std::vector<Bytes> out;
   if (b.l1 < 0 || b.l1 > max_l1_ || b.l2 < 0 || b.l2 >= l2_count_) return out;
-  for (BlockId at = bins_[bin_index(b)].front; at != kNone; at = blocks_[at].queue_next) {
-    out.push_back(blocks_[at].start);
+  const auto head = static_cast<std::uint32_t>(bin_index(b));
+  for (std::uint32_t at = links_[head].next; at != head; at = links_[at].next) {
+    out.push_back(blocks_[at - bin_count_].start);
   }
   return out;
 }

@@ -83,24 +83,25 @@ class Tlsf {
   // neighbour, so it keeps its id.
   static constexpr BlockId kFirst = 0;
 
-  // A block; its neighbours in address order and, while it is free, in its
-  // bin's queue, are linked by id, so that taking a block out of the middle
-  // of its queue or merging it with a neighbour is O(1) with no lookup. A
-  // free block keeps the index of its bin, so that taking it out needs no
-  // search. The state is plain values (copies stay valid).
+  // A block; its neighbours in address order are linked by id, so that
+  // merging it with a neighbour is O(1) with no lookup. A free block keeps
+  // the index of its bin, so that taking it out needs no search. The state
+  // is plain values (copies stay valid).
   struct BlockState {
     Bytes start = 0;
     Bytes size = 0;
     BlockId left = kNone;   // the block before it in address order
     BlockId right = kNone;  // the block after it
-    BlockId queue_prev = kNone;  // free only: neighbours in the bin's queue
-    BlockId queue_next = kNone;
     std::uint32_t bin = 0;  // free only: bin_index of its bin
     bool used = false;
   };
-  struct Queue {
-    BlockId front = kNone;
-    BlockId back = kNone;
+  // The bins' queues are circular lists through one array of links: node
+  // b < bin_count_ is the head of bin b's queue, node bin_count_ + id is
+  // block id while it is free, so that appending and taking out are the
+  // same few stores whatever the queue holds.
+  struct Link {
+    std::uint32_t prev = 0;
+    std::uint32_t next = 0;
   };
 
   Tlsf(Bytes capacity, Bytes block_size, int second_level_bits);
@@ -132,7 +133,8 @@ class Tlsf {
   // called, since callers of free_block never need it.
   std::unordered_map<Bytes, BlockId> starting_;
   bool indexed_ = false;  // whether starting_ is kept
-  std::vector<Queue> bins_;             // (max_l1_ + 1) * l2_count_ queues
+  std::uint32_t bin_count_;             // (max_l1_ + 1) * l2_count_ bins
+  std::vector<Link> links_;             // bin_count_ heads, then one node per block id
   std::vector<std::uint64_t> l2_bits_;  // per l1: bit l2 set iff that queue is non-empty
   std::uint64_t l1_bits_ = 0;           // bit l1 - 1 set iff level l1 holds a free block
 };
