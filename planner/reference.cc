@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/huge_pages.h"
 #include "model/text.h"
 #include "planner/factories.h"
 #include "planner/rewrite.h"
@@ -85,23 +86,37 @@ bool is_plannable(const Storage& s) {
 
 // Rule 3: lifetimes.
 std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
+  // At most one lifetime per storage; the room is reserved on huge pages, so
+  // that the list neither moves nor faults in a page every 170 lifetimes.
   std::vector<Lifetime> out;
-  // Per storage: its position in out, or one of these two. Each storage is
-  // judged by rule 2 once, when first taken.
-  constexpr std::size_t kUnseen = SIZE_MAX;
-  constexpr std::size_t kNotPlanned = SIZE_MAX - 1;
-  std::vector<std::size_t> index(s.storage.size(), kUnseen);
+  out.reserve(s.storage.size());
+  advise_huge_pages(out);
+  // Per storage: its position in out plus 2, or one of these two. Each
+  // storage is judged by rule 2 once, when first taken.
+  constexpr std::size_t kUnseen = 0;
+  constexpr std::size_t kNotPlanned = 1;
+  std::vector<std::size_t> index = huge_vector<std::size_t>(s.storage.size());
   TakenList entry_takes;  // one list for every entry, so that an entry costs no allocation
+  // Calls' arguments sit apart from the entries: they are asked of the
+  // memory this many entries ahead, and the entries twice as far, so that
+  // the misses overlap.
+  constexpr std::size_t kAhead = 16;
   for (std::size_t e = 0; e < s.entries.size(); ++e) {
+    if (e + 2 * kAhead < s.entries.size()) __builtin_prefetch(&s.entries[e + 2 * kAhead]);
+    if (e + kAhead < s.entries.size() && !s.entries[e + kAhead].args.empty()) {
+      const std::vector<Arg>& ahead = s.entries[e + kAhead].args;
+      __builtin_prefetch(&ahead.front());
+      __builtin_prefetch(&ahead.back());
+    }
     entry_takes.clear();
     take_entry(s.entries[e], entry_takes);
     for (StorageId id : entry_takes.ids()) {
       std::size_t& at = index[id];
       if (at == kNotPlanned) continue;
       if (at != kUnseen) {
-        out[at].last = e;
+        out[at - 2].last = e;
       } else if (is_plannable(s.storage[id])) {
-        at = out.size();
+        at = out.size() + 2;
         out.push_back({id, e, e});
       } else {
         at = kNotPlanned;
@@ -126,16 +141,29 @@ Result<std::vector<Bytes>> rounded_sizes(const Schedule& s, const std::vector<Li
 std::vector<DeviceGroup> group_by_device(const Schedule& s, const std::vector<Lifetime>& lives) {
   std::vector<DeviceGroup> out;
   std::unordered_map<std::string_view, std::size_t> index;  // device -> position in out
+  // Each lifetime's group is found first and the groups filled after, so
+  // that each group's list is made at its size.
+  std::vector<std::uint32_t> group_of = huge_vector<std::uint32_t>(lives.size());
+  std::vector<std::size_t> count;
   std::size_t last = 0;  // the previous buffer's device: neighbours mostly share one
   for (std::size_t i = 0; i < lives.size(); ++i) {
     const std::string& device = s.storage[lives[i].buffer].device;
     if (out.empty() || out[last].device != device) {
       auto [it, fresh] = index.try_emplace(device, out.size());
-      if (fresh) out.push_back({device, {}});
+      if (fresh) {
+        out.push_back({device, {}});
+        count.push_back(0);
+      }
       last = it->second;
     }
-    out[last].buffers.push_back(i);
+    group_of[i] = static_cast<std::uint32_t>(last);
+    ++count[last];
   }
+  for (std::size_t d = 0; d < out.size(); ++d) {
+    out[d].buffers.reserve(count[d]);
+    advise_huge_pages(out[d].buffers);
+  }
+  for (std::size_t i = 0; i < lives.size(); ++i) out[group_of[i]].buffers.push_back(i);
   return out;
 }
 
@@ -161,8 +189,8 @@ Result<Bytes> tlsf_capacity(const Schedule& s, const std::vector<Lifetime>& live
 
 // Rule 5: one TLSF allocator per device, and which one each planned buffer uses.
 struct Allocators {
-  std::vector<Tlsf> per_device;        // in the order of `devices`
-  std::vector<std::size_t> device_of;  // per lifetime: its device's allocator
+  std::vector<Tlsf> per_device;          // in the order of `devices`
+  std::vector<std::uint32_t> device_of;  // per lifetime: its device's allocator
 };
 
 // The allocators are made in the order in which devices first appear among
@@ -173,11 +201,11 @@ Result<Allocators> make_allocators(const Schedule& s, const std::vector<Lifetime
                                    const std::vector<DeviceGroup>& devices) {
   PLANCK_ASSIGN(const Bytes capacity, tlsf_capacity(s, lives, sizes));
   Allocators out;
-  out.device_of.resize(lives.size());
+  out.device_of = huge_vector<std::uint32_t>(lives.size());
   for (std::size_t d = 0; d < devices.size(); ++d) {
     PLANCK_ASSIGN(Tlsf tlsf, Tlsf::create(capacity, kTlsfBlockSize, kTlsfSecondLevel));
     out.per_device.push_back(std::move(tlsf));
-    for (std::size_t i : devices[d].buffers) out.device_of[i] = d;
+    for (std::size_t i : devices[d].buffers) out.device_of[i] = static_cast<std::uint32_t>(d);
   }
   return out;
 }
@@ -194,38 +222,48 @@ struct Event {
 // in the same order, stably sorted by time, closes first at equal times.
 // The opens are in order of time already (first appearance is by entry), so
 // only the closes are sorted, by counting them per time, and the two lists
-// are merged.
-std::vector<Event> events(const std::vector<Lifetime>& lives) {
-  std::size_t end = 0;  // one past the latest close
-  for (const Lifetime& l : lives) end = std::max(end, l.last + 2);
-  // The closes at time t go to [at[t], at[t + 1]) of `closes`, in order of first appearance.
-  std::vector<std::uint32_t> at(end + 1, 0);
-  for (const Lifetime& l : lives) ++at[l.last + 2];
-  for (std::size_t t = 1; t <= end; ++t) at[t] += at[t - 1];
-  std::vector<std::uint32_t> closes(lives.size());
-  for (std::uint32_t i = 0; i < lives.size(); ++i) closes[at[lives[i].last + 1]++] = i;
-
-  std::vector<Event> out;
-  out.reserve(2 * lives.size());
-  std::size_t close = 0;
-  for (std::uint32_t open = 0; open < lives.size(); ++open) {
-    for (; close < closes.size() && lives[closes[close]].last + 1 <= lives[open].first; ++close) {
-      out.push_back({closes[close], Event::Kind::Close});
-    }
-    out.push_back({open, Event::Kind::Open});
+// are merged as the run asks for the events, one at a time.
+class Events {
+ public:
+  explicit Events(const std::vector<Lifetime>& lives) : lives_(lives) {
+    std::size_t end = 0;  // one past the latest close
+    for (const Lifetime& l : lives) end = std::max(end, l.last + 2);
+    // The closes at time t go to [at[t], at[t + 1]) of `closes_`, in order of first appearance.
+    std::vector<std::uint32_t> at = huge_vector<std::uint32_t>(end + 1);
+    for (const Lifetime& l : lives) ++at[l.last + 2];
+    for (std::size_t t = 1; t <= end; ++t) at[t] += at[t - 1];
+    closes_ = huge_vector<std::uint32_t>(lives.size());
+    for (std::uint32_t i = 0; i < lives.size(); ++i) closes_[at[lives[i].last + 1]++] = i;
   }
-  for (; close < closes.size(); ++close) out.push_back({closes[close], Event::Kind::Close});
-  return out;
-}
+
+  // The next event into ev, or false after the last.
+  bool next(Event& ev) {
+    if (close_ < closes_.size() &&
+        (open_ == lives_.size() || lives_[closes_[close_]].last + 1 <= lives_[open_].first)) {
+      ev = {closes_[close_++], Event::Kind::Close};
+      return true;
+    }
+    if (open_ == lives_.size()) return false;
+    ev = {open_++, Event::Kind::Open};
+    return true;
+  }
+
+ private:
+  const std::vector<Lifetime>& lives_;
+  std::vector<std::uint32_t> closes_;
+  std::uint32_t open_ = 0;   // the next open's lifetime
+  std::size_t close_ = 0;    // the next close's position in closes_
+};
 
 // Rule 6: the TLSF run. An open allocates the buffer's rounded size and
 // records its place; a close frees it. The places, parallel to the lifetimes.
 Result<std::vector<Bytes>> run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives,
-                                    const std::vector<Bytes>& sizes, const std::vector<Event>& order,
+                                    const std::vector<Bytes>& sizes, Events order,
                                     Allocators& allocators) {
-  std::vector<Bytes> place(lives.size());
-  std::vector<Tlsf::BlockId> block(lives.size());  // what each open's alloc returned, for its close
-  for (const Event& ev : order) {
+  std::vector<Bytes> place = huge_vector<Bytes>(lives.size());
+  // What each open's alloc returned, for its close.
+  std::vector<Tlsf::BlockId> block = huge_vector<Tlsf::BlockId>(lives.size());
+  for (Event ev; order.next(ev);) {
     Tlsf& tlsf = allocators.per_device[allocators.device_of[ev.buffer]];
     if (ev.kind == Event::Kind::Close) {
       PLANCK_TRY(tlsf.free_block(block[ev.buffer]));
@@ -249,25 +287,42 @@ Result<std::vector<Bytes>> run_tlsf(const Schedule& s, const std::vector<Lifetim
 // Rule 7: result.
 Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
                          const std::vector<DeviceGroup>& devices, const std::vector<Bytes>& place) {
-  Plan plan;
+  // The last byte buffer i reaches, place + phase + bytes, rounded up to
+  // 256, or nullopt on overflow.
+  const auto end_of = [&](std::size_t i) {
+    const Storage& b = s.storage[lives[i].buffer];
+    std::optional<Bytes> end = checked_add(place[i], b.phase);
+    if (end) end = checked_add(*end, b.bytes);
+    if (end) end = checked_round_up(*end, kPlaceAlign);
+    return end;
+  };
   const std::vector<std::string> names = arena_names(s, devices.size());
-  std::vector<std::size_t> arena_of(lives.size());
+  std::vector<std::uint32_t> arena_of = huge_vector<std::uint32_t>(lives.size());
   for (std::size_t d = 0; d < devices.size(); ++d) {
-    Bytes size = 0;
-    for (std::size_t i : devices[d].buffers) {
-      const Storage& b = s.storage[lives[i].buffer];
-      auto end = checked_add(place[i], b.phase);
-      if (end) end = checked_add(*end, b.bytes);
-      if (end) end = checked_round_up(*end, kPlaceAlign);
-      if (!end) return overflow_error(b, "place + phase + bytes");
-      size = std::max(size, *end);
-      arena_of[i] = d;
-    }
-    plan.arenas.push_back({names[d], devices[d].device, size, {}});
+    for (std::size_t i : devices[d].buffers) arena_of[i] = static_cast<std::uint32_t>(d);
   }
+  // One pass in order of first appearance reads each buffer once, for its
+  // placement and for its arena's size.
+  Plan plan;
+  std::vector<Bytes> size(devices.size(), 0);
   plan.placements.reserve(lives.size());
+  advise_huge_pages(plan.placements);
   for (std::size_t i = 0; i < lives.size(); ++i) {
+    const std::optional<Bytes> end = end_of(i);
+    if (!end) {
+      // The error names the first buffer that overflows, device by device.
+      for (const DeviceGroup& device : devices) {
+        for (std::size_t j : device.buffers) {
+          if (!end_of(j)) return overflow_error(s.storage[lives[j].buffer], "place + phase + bytes");
+        }
+      }
+    }
+    Bytes& arena_size = size[arena_of[i]];
+    arena_size = std::max(arena_size, *end);
     plan.placements.push_back(Placement{s.storage[lives[i].buffer].name, names[arena_of[i]], place[i], SourcePos{}});
+  }
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    plan.arenas.push_back({names[d], devices[d].device, size[d], {}});
   }
   return plan;
 }
@@ -337,7 +392,7 @@ class TlsfPlanner final : public Planner {
     PLANCK_ASSIGN(const std::vector<Bytes> sizes, rounded_sizes(s, lives));
     const std::vector<DeviceGroup> devices = group_by_device(s, lives);
     PLANCK_ASSIGN(Allocators allocators, make_allocators(s, lives, sizes, devices));
-    PLANCK_ASSIGN(const std::vector<Bytes> place, run_tlsf(s, lives, sizes, events(lives), allocators));
+    PLANCK_ASSIGN(const std::vector<Bytes> place, run_tlsf(s, lives, sizes, Events(lives), allocators));
     return plan_result(s, lives, devices, place);
   }
 };

@@ -25,8 +25,6 @@ std::uint64_t bits_from(int i) { return i >= 64 ? 0 : ~std::uint64_t{0} << i; }
 
 }  // namespace
 
-int bitlen(Bytes x) { return std::bit_width(x); }
-
 Result<Tlsf> Tlsf::create(Bytes capacity, Bytes block_size, Bytes second_level) {
   if (second_level == 0) return Error{"", "TLSF second-level count must be at least 1"};
   // 2^(L-1) bins per level must fit one 64-bit bitmap: L <= 7.
@@ -48,29 +46,25 @@ Tlsf::Tlsf(Bytes capacity, Bytes block_size, int second_level_bits)
       l_(second_level_bits),
       max_l1_(bitlen(capacity)),
       l2_count_(1 << (second_level_bits - 1)),
-      bins_(static_cast<std::size_t>(max_l1_ + 1) * static_cast<std::size_t>(l2_count_)),
+      bin_count_(static_cast<std::uint32_t>(max_l1_ + 1) * static_cast<std::uint32_t>(l2_count_)),
+      links_(bin_count_),
       l2_bits_(static_cast<std::size_t>(max_l1_ + 1), 0) {
+  for (std::uint32_t b = 0; b < bin_count_; ++b) links_[b] = {b, b};  // every queue empty
   if (capacity_ == 0) return;
   insert_free(new_block(0, capacity_));
 }
 
-Tlsf::Bin Tlsf::bin(Bytes s) const {
-  if (s == 0) return {0, 0};
-  int l1 = bitlen(s);
-  Bytes offset = s - (Bytes{1} << (l1 - 1));
-  return {l1, static_cast<int>(offset >> std::max(0, l1 - l_))};
-}
-
-std::size_t Tlsf::bin_index(Bin b) const {
+inline std::size_t Tlsf::bin_index(Bin b) const {
   return static_cast<std::size_t>(b.l1) * static_cast<std::size_t>(l2_count_) +
          static_cast<std::size_t>(b.l2);
 }
 
-Tlsf::BlockId Tlsf::new_block(Bytes start, Bytes size) {
+inline Tlsf::BlockId Tlsf::new_block(Bytes start, Bytes size) {
   BlockId id;
   if (dropped_.empty()) {
     id = static_cast<BlockId>(blocks_.size());
     blocks_.emplace_back();
+    links_.emplace_back();
   } else {
     id = dropped_.back();
     dropped_.pop_back();
@@ -82,7 +76,7 @@ Tlsf::BlockId Tlsf::new_block(Bytes start, Bytes size) {
   return id;
 }
 
-void Tlsf::drop_block(BlockId id) {
+inline void Tlsf::drop_block(BlockId id) {
   if (indexed_) starting_.erase(blocks_[id].start);
   dropped_.push_back(id);
 }
@@ -93,55 +87,46 @@ void Tlsf::index_starts() {
   for (BlockId at = kFirst; at != kNone; at = blocks_[at].right) starting_[blocks_[at].start] = at;
 }
 
-void Tlsf::insert_free(BlockId id) {
+inline void Tlsf::insert_free(BlockId id) {
   BlockState& block = blocks_[id];
-  Bin b = bin(block.size);
-  Queue& q = queue(b);
-  block.queue_prev = q.back;
-  block.queue_next = kNone;
-  if (q.back == kNone) {
-    q.front = id;
-  } else {
-    blocks_[q.back].queue_next = id;
-  }
-  q.back = id;
+  const Bin b = bin(block.size);
+  const auto head = static_cast<std::uint32_t>(bin_index(b));
+  block.bin = head;
+  const std::uint32_t node = bin_count_ + id;
+  const std::uint32_t back = links_[head].prev;
+  links_[node] = {back, head};
+  links_[back].next = node;
+  links_[head].prev = node;
   l2_bits_[b.l1] |= std::uint64_t{1} << b.l2;
   l1_bits_ |= std::uint64_t{1} << (b.l1 - 1);
 }
 
-void Tlsf::remove_free(BlockId id) {
-  BlockState& block = blocks_[id];
-  Bin b = bin(block.size);
-  Queue& q = queue(b);
-  if (block.queue_prev == kNone) {
-    q.front = block.queue_next;
-  } else {
-    blocks_[block.queue_prev].queue_next = block.queue_next;
-  }
-  if (block.queue_next == kNone) {
-    q.back = block.queue_prev;
-  } else {
-    blocks_[block.queue_next].queue_prev = block.queue_prev;
-  }
-  block.queue_prev = block.queue_next = kNone;
-  if (q.front == kNone) {
-    l2_bits_[b.l1] &= ~(std::uint64_t{1} << b.l2);
-    if (l2_bits_[b.l1] == 0) l1_bits_ &= ~(std::uint64_t{1} << (b.l1 - 1));
-  }
+inline void Tlsf::remove_free(BlockId id) {
+  const BlockState& block = blocks_[id];
+  const Link link = links_[bin_count_ + id];
+  links_[link.prev].next = link.next;
+  links_[link.next].prev = link.prev;
+  // l2_count_ = 2^(L-1) bins per level.
+  const std::uint32_t l1 = block.bin >> (l_ - 1);
+  const std::uint32_t l2 = block.bin & static_cast<std::uint32_t>(l2_count_ - 1);
+  const bool emptied = links_[block.bin].next == block.bin;
+  l2_bits_[l1] &= ~(std::uint64_t{emptied} << l2);
+  l1_bits_ &= ~(std::uint64_t{l2_bits_[l1] == 0} << (l1 - 1));
 }
 
-std::optional<Tlsf::Bin> Tlsf::find_bin(Bin from) const {
-  if (from.l1 > max_l1_) return std::nullopt;
+inline std::uint32_t Tlsf::find_bin(Bin from) const {
+  if (from.l1 > max_l1_) return kNoBin;
+  const auto index = [this](int l1, int l2) { return static_cast<std::uint32_t>(bin_index({l1, l2})); };
   // At the request's own level the search starts at its l2 ...
   if (std::uint64_t here = l2_bits_[from.l1] & bits_from(from.l2); here != 0) {
-    return Bin{from.l1, std::countr_zero(here)};
+    return index(from.l1, std::countr_zero(here));
   }
   // ... and at every higher level at l2 = 0. Bit l1 - 1 stands for level l1,
   // so the levels above from.l1 are the bits from index from.l1 on.
   std::uint64_t above = l1_bits_ & bits_from(from.l1);
-  if (above == 0) return std::nullopt;
+  if (above == 0) return kNoBin;
   int l1 = std::countr_zero(above) + 1;
-  return Bin{l1, std::countr_zero(l2_bits_[l1])};
+  return index(l1, std::countr_zero(l2_bits_[l1]));
 }
 
 std::optional<Bytes> Tlsf::alloc(Bytes r) {
@@ -155,10 +140,10 @@ std::optional<Tlsf::Allocation> Tlsf::alloc_block(Bytes r) {
   // bitlen(need) >= bitlen(B) >= L, so the shift is at least 0.
   std::optional<Bytes> s = checked_round_up(need, Bytes{1} << (bitlen(need) - l_));
   if (!s) return std::nullopt;  // the rounded size passes 2^64: nothing can hold it
-  std::optional<Bin> found = find_bin(bin(*s));
-  if (!found) return std::nullopt;
+  const std::uint32_t found = find_bin(bin(*s));
+  if (found == kNoBin) return std::nullopt;
 
-  const BlockId id = queue(*found).front;
+  const BlockId id = links_[found].next - bin_count_;
   // Every block in a bin the search reaches holds at least s >= need bytes:
   // the TLSF search lemma of SPEC section 7, which the Z3 oracle proves.
   assert(blocks_[id].size >= need);
@@ -200,24 +185,33 @@ Status Tlsf::free_block(BlockId freed) {
     return Error{"", fmt::format("free of block {}: no used block has this id", freed)};
   }
   blocks_[freed].used = false;
-  insert_free(freed);
 
-  // Every free merges its whole run, so at most one free block lies on each
-  // side; the walk follows the rule as stated rather than rely on that.
+  // The rule appends the freed block to its bin, then, from the leftmost
+  // free block of its run, takes each pair out of their bins and appends the
+  // merged block. A block appended and taken out again leaves every other
+  // queue as it was, so the same queues come from taking each free block of
+  // the run but the freed one out of its bin, merging the run into its
+  // leftmost block, and appending that once. Every free merges its whole
+  // run, so at most one free block lies on each side; the walk follows the
+  // rule as stated rather than rely on that.
   BlockId merged = freed;
   for (BlockId left = blocks_[freed].left; left != kNone && !blocks_[left].used; left = blocks_[left].left) {
     merged = left;
   }
-  for (BlockId right = blocks_[merged].right; right != kNone && !blocks_[right].used;
-       right = blocks_[merged].right) {
-    remove_free(merged);
-    remove_free(right);
-    blocks_[merged].size += blocks_[right].size;
-    blocks_[merged].right = blocks_[right].right;
-    if (blocks_[merged].right != kNone) blocks_[blocks_[merged].right].left = merged;
-    drop_block(right);
-    insert_free(merged);
+  BlockId at = merged;
+  for (; at != kNone && !blocks_[at].used; at = blocks_[at].right) {
+    if (at != freed) remove_free(at);
   }
+  // [merged, at) is the run, `at` the used block after it or none.
+  for (BlockId right = blocks_[merged].right; right != at;) {
+    const BlockId next = blocks_[right].right;
+    blocks_[merged].size += blocks_[right].size;
+    drop_block(right);
+    right = next;
+  }
+  blocks_[merged].right = at;
+  if (at != kNone) blocks_[at].left = merged;
+  insert_free(merged);
   return Ok{};
 }
 
@@ -233,8 +227,9 @@ std::vector<Tlsf::Block> Tlsf::blocks() const {
 std::vector<Bytes> Tlsf::bin_queue(Bin b) const {
   std::vector<Bytes> out;
   if (b.l1 < 0 || b.l1 > max_l1_ || b.l2 < 0 || b.l2 >= l2_count_) return out;
-  for (BlockId at = bins_[bin_index(b)].front; at != kNone; at = blocks_[at].queue_next) {
-    out.push_back(blocks_[at].start);
+  const auto head = static_cast<std::uint32_t>(bin_index(b));
+  for (std::uint32_t at = links_[head].next; at != head; at = links_[at].next) {
+    out.push_back(blocks_[at - bin_count_].start);
   }
   return out;
 }

@@ -4,6 +4,8 @@
 // rounded up to its bin's size before the search, so it can fail while an
 // exact-size free block exists; bins are FIFO queues).
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -15,7 +17,7 @@
 namespace planck {
 
 // bitlen(x): the number of bits of x; bitlen(0) = 0, bitlen(256) = 9.
-int bitlen(Bytes x);
+inline int bitlen(Bytes x) { return std::bit_width(x); }
 
 class Tlsf {
  public:
@@ -31,7 +33,12 @@ class Tlsf {
   static Result<Tlsf> create(Bytes capacity, Bytes block_size, Bytes second_level);
 
   // bin(s) = (bitlen(s), (s - 2^(l1-1)) >> max(0, l1 - L)) for s >= 1.
-  Bin bin(Bytes s) const;
+  Bin bin(Bytes s) const {
+    if (s == 0) return {0, 0};
+    const int l1 = bitlen(s);
+    const Bytes offset = s - (Bytes{1} << (l1 - 1));
+    return {l1, static_cast<int>(offset >> std::max(0, l1 - l_))};
+  }
 
   // Names a used block from its alloc to its free (a block's id stays the
   // same while it is used; once freed, the id may name another block).
@@ -76,37 +83,43 @@ class Tlsf {
   // neighbour, so it keeps its id.
   static constexpr BlockId kFirst = 0;
 
-  // A block; its neighbours in address order and, while it is free, in its
-  // bin's queue, are linked by id, so that taking a block out of the middle
-  // of its queue or merging it with a neighbour is O(1) with no lookup. The
-  // state is plain values (copies stay valid).
+  // A block; its neighbours in address order are linked by id, so that
+  // merging it with a neighbour is O(1) with no lookup. A free block keeps
+  // the index of its bin, so that taking it out needs no search. The state
+  // is plain values (copies stay valid).
   struct BlockState {
     Bytes start = 0;
     Bytes size = 0;
     BlockId left = kNone;   // the block before it in address order
     BlockId right = kNone;  // the block after it
+    std::uint32_t bin = 0;  // free only: bin_index of its bin
     bool used = false;
-    BlockId queue_prev = kNone;  // free only: neighbours in the bin's queue
-    BlockId queue_next = kNone;
   };
-  struct Queue {
-    BlockId front = kNone;
-    BlockId back = kNone;
+  // The bins' queues are circular lists through one array of links: node
+  // b < bin_count_ is the head of bin b's queue, node bin_count_ + id is
+  // block id while it is free, so that appending and taking out are the
+  // same few stores whatever the queue holds.
+  struct Link {
+    std::uint32_t prev = 0;
+    std::uint32_t next = 0;
   };
 
   Tlsf(Bytes capacity, Bytes block_size, int second_level_bits);
 
-  Queue& queue(Bin b) { return bins_[bin_index(b)]; }
   std::size_t bin_index(Bin b) const;
-  // The first non-empty bin at or after `from` in search order, if any.
-  std::optional<Bin> find_bin(Bin from) const;
+  // bin_index of the first non-empty bin at or after `from` in search
+  // order, or kNoBin.
+  static constexpr std::uint32_t kNoBin = ~std::uint32_t{0};
+  std::uint32_t find_bin(Bin from) const;
   // A new block at `start`, found by its start from then on.
   BlockId new_block(Bytes start, Bytes size);
   // Fills starting_ from the blocks in address order.
   void index_starts();
   // Forgets a block merged into its left neighbour; its id is reused.
   void drop_block(BlockId id);
+  // Appends a free block to the back of its bin's queue.
   void insert_free(BlockId id);
+  // Takes a free block out of its bin's queue.
   void remove_free(BlockId id);
 
   Bytes capacity_;
@@ -120,7 +133,8 @@ class Tlsf {
   // called, since callers of free_block never need it.
   std::unordered_map<Bytes, BlockId> starting_;
   bool indexed_ = false;  // whether starting_ is kept
-  std::vector<Queue> bins_;             // (max_l1_ + 1) * l2_count_ queues
+  std::uint32_t bin_count_;             // (max_l1_ + 1) * l2_count_ bins
+  std::vector<Link> links_;             // bin_count_ heads, then one node per block id
   std::vector<std::uint64_t> l2_bits_;  // per l1: bit l2 set iff that queue is non-empty
   std::uint64_t l1_bits_ = 0;           // bit l1 - 1 set iff level l1 holds a free block
 };
