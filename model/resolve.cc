@@ -11,7 +11,7 @@ namespace planck {
 
 StorageNames::StorageNames(const Schedule& s)
     : s_(&s),
-      index_(s.storage.size(), [this](std::size_t id) -> std::string_view { return s_->storage[id].name; }),
+      index_(s.storage.size(), NameOf{&s}),
       first_named_(s.storage.size()) {
   index_.emplace_each(s.storage.size(), [&](std::size_t id, std::size_t first) {
     first_named_[id] = static_cast<StorageId>(first);

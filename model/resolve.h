@@ -69,6 +69,13 @@ struct Resolution {
 // plan's names up in. Made once for a schedule, it serves every plan judged
 // against it; it refers to the schedule, which must outlive it unchanged.
 class StorageNames {
+  // The name of storage id, read on every comparison the index makes: a
+  // plain callable, which inlines, not NameIndex's std::function.
+  struct NameOf {
+    const Schedule* s;
+    std::string_view operator()(std::size_t id) const { return s->storage[id].name; }
+  };
+
  public:
   explicit StorageNames(const Schedule& s);  // O(storage)
   StorageNames(const StorageNames&) = delete;  // its index refers to it
@@ -82,7 +89,7 @@ class StorageNames {
 
  private:
   const Schedule* s_;
-  NameIndex index_;
+  BasicNameIndex<NameOf> index_;
   std::vector<StorageId> first_named_;  // by StorageId
 };
 

@@ -1,6 +1,7 @@
 #include "oracle/check/lifetimes.h"
 
 #include <variant>
+#include <vector>
 
 namespace planck::oracle {
 namespace {
@@ -16,6 +17,10 @@ constexpr std::size_t kNotTaken = static_cast<std::size_t>(-1);
 using TakeStack = std::vector<std::variant<const Entry*, const Arg*>>;
 template <class Take>
 void for_each_taken(const Entry& top, TakeStack& stack, Take take) {
+  if (top.kind == Entry::Kind::Kernel || top.kind == Entry::Kind::Copy) {
+    for (const Arg& arg : top.args) take(storage_of(arg));  // most entries: no stack needed
+    return;
+  }
   stack.emplace_back(&top);
   while (!stack.empty()) {
     auto item = stack.back();
@@ -43,6 +48,7 @@ void for_each_taken(const Entry& top, TakeStack& stack, Take take) {
 
 std::vector<Lifetime> taken_storage(const Schedule& s) {
   std::vector<Lifetime> taken;
+  taken.reserve(s.storage.size());  // at most one per storage
   std::vector<std::size_t> index_of(s.storage.size(), kNotTaken);  // into `taken`
   TakeStack stack;
   for (std::size_t entry = 0; entry < s.entries.size(); ++entry) {
@@ -62,10 +68,8 @@ bool plannable(const Storage& s) {
 }
 
 std::vector<Lifetime> planned_buffers(const Schedule& s) {
-  std::vector<Lifetime> planned;
-  for (const Lifetime& life : taken_storage(s)) {
-    if (plannable(s.storage[life.storage])) planned.push_back(life);
-  }
+  std::vector<Lifetime> planned = taken_storage(s);
+  std::erase_if(planned, [&](const Lifetime& life) { return !plannable(s.storage[life.storage]); });
   return planned;
 }
 
