@@ -88,11 +88,11 @@ std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
   // At most one lifetime per storage, reserved so that the list never moves.
   std::vector<Lifetime> out;
   out.reserve(s.storage.size());
-  // Per storage: its position in out plus 2, or one of these two. Each
-  // storage is judged by rule 2 once, when first taken.
-  constexpr std::size_t kUnseen = 0;
-  constexpr std::size_t kNotPlanned = 1;
-  std::vector<std::size_t> index = std::vector<std::size_t>(s.storage.size());
+  // Per storage: its position in out, or one of these two. Each storage is
+  // judged by rule 2 once, when first taken.
+  constexpr std::size_t kUnseen = SIZE_MAX;
+  constexpr std::size_t kNotPlanned = SIZE_MAX - 1;
+  std::vector<std::size_t> index(s.storage.size(), kUnseen);
   TakenList entry_takes;  // one list for every entry, so that an entry costs no allocation
   // Calls' arguments sit apart from the entries: they are asked of the
   // memory this many entries ahead, and the entries twice as far, so that
@@ -111,9 +111,9 @@ std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
       std::size_t& at = index[id];
       if (at == kNotPlanned) continue;
       if (at != kUnseen) {
-        out[at - 2].last = e;
+        out[at].last = e;
       } else if (is_plannable(s.storage[id])) {
-        at = out.size() + 2;
+        at = out.size();
         out.push_back({id, e, e});
       } else {
         at = kNotPlanned;
@@ -140,7 +140,7 @@ std::vector<DeviceGroup> group_by_device(const Schedule& s, const std::vector<Li
   std::unordered_map<std::string_view, std::size_t> index;  // device -> position in out
   // Each lifetime's group is found first and the groups filled after, so
   // that each group's list is made at its size.
-  std::vector<std::uint32_t> group_of = std::vector<std::uint32_t>(lives.size());
+  std::vector<std::uint32_t> group_of(lives.size());
   std::vector<std::size_t> count;
   std::size_t last = 0;  // the previous buffer's device: neighbours mostly share one
   for (std::size_t i = 0; i < lives.size(); ++i) {
@@ -197,7 +197,7 @@ Result<Allocators> make_allocators(const Schedule& s, const std::vector<Lifetime
                                    const std::vector<DeviceGroup>& devices) {
   PLANCK_ASSIGN(const Bytes capacity, tlsf_capacity(s, lives, sizes));
   Allocators out;
-  out.device_of = std::vector<std::uint32_t>(lives.size());
+  out.device_of.resize(lives.size());
   for (std::size_t d = 0; d < devices.size(); ++d) {
     PLANCK_ASSIGN(Tlsf tlsf, Tlsf::create(capacity, kTlsfBlockSize, kTlsfSecondLevel));
     out.per_device.push_back(std::move(tlsf));
@@ -225,10 +225,10 @@ class Events {
     std::size_t end = 0;  // one past the latest close
     for (const Lifetime& l : lives) end = std::max(end, l.last + 2);
     // The closes at time t go to [at[t], at[t + 1]) of `closes_`, in order of first appearance.
-    std::vector<std::uint32_t> at = std::vector<std::uint32_t>(end + 1);
+    std::vector<std::uint32_t> at(end + 1);
     for (const Lifetime& l : lives) ++at[l.last + 2];
     for (std::size_t t = 1; t <= end; ++t) at[t] += at[t - 1];
-    closes_ = std::vector<std::uint32_t>(lives.size());
+    closes_.resize(lives.size());
     for (std::uint32_t i = 0; i < lives.size(); ++i) closes_[at[lives[i].last + 1]++] = i;
   }
 
@@ -256,9 +256,9 @@ class Events {
 Result<std::vector<Bytes>> run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives,
                                     const std::vector<Bytes>& sizes, Events order,
                                     Allocators& allocators) {
-  std::vector<Bytes> place = std::vector<Bytes>(lives.size());
+  std::vector<Bytes> place(lives.size());
   // What each open's alloc returned, for its close.
-  std::vector<Tlsf::BlockId> block = std::vector<Tlsf::BlockId>(lives.size());
+  std::vector<Tlsf::BlockId> block(lives.size());
   for (Event ev; order.next(ev);) {
     Tlsf& tlsf = allocators.per_device[allocators.device_of[ev.buffer]];
     if (ev.kind == Event::Kind::Close) {
@@ -293,7 +293,7 @@ Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
     return end;
   };
   const std::vector<std::string> names = arena_names(s, devices.size());
-  std::vector<std::uint32_t> arena_of = std::vector<std::uint32_t>(lives.size());
+  std::vector<std::uint32_t> arena_of(lives.size());
   for (std::size_t d = 0; d < devices.size(); ++d) {
     for (std::size_t i : devices[d].buffers) arena_of[i] = static_cast<std::uint32_t>(d);
   }
