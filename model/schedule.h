@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/result.h"
@@ -50,33 +51,67 @@ bool is_disk(std::string_view device);
 // holds no padding between them.
 struct Storage {
   StorageKind kind = StorageKind::Buffer;
-  std::string name;
-  std::string device;
   Dtype dtype = Dtype::Int8;
   bool held = false;  // buffer only: its contents outlive the schedule
+  SourcePos pos;
+  std::string name;
+  std::string device;
   Bytes bytes = 0;
   Bytes phase = 0;    // buffer only: it starts at an address = phase (mod 256)
-  SourcePos pos;
 };
 
 using StorageId = std::uint32_t;  // index into Schedule::storage
+
+struct View;
+
+// A View on the heap, or none, copied deeply: an argument's one pointer to
+// what it views, so that an argument that names storage, as nearly all do,
+// takes 24 bytes.
+class ViewBox {
+ public:
+  ViewBox() = default;
+  explicit ViewBox(View v);
+  ViewBox(const ViewBox& other);
+  ViewBox(ViewBox&& other) noexcept : v_(std::exchange(other.v_, nullptr)) {}
+  ViewBox& operator=(const ViewBox& other);
+  ViewBox& operator=(ViewBox&& other) noexcept;
+  ~ViewBox();
+
+  explicit operator bool() const { return v_ != nullptr; }
+  View& operator*() const { return *v_; }
+  View* operator->() const { return v_; }
+
+ private:
+  View* v_ = nullptr;
+};
 
 // An argument: storage, or a view of another argument.
 struct Arg {
   enum class Kind : std::uint8_t { Storage, Shrink, Bitcast, After };
   Kind kind = Kind::Storage;
   Dtype dtype = Dtype::Int8;  // Kind::Bitcast
-  StorageId storage = 0;  // Kind::Storage
-  Bytes start = 0;        // Kind::Shrink: bytes of the base
-  Bytes length = 0;       // Kind::Shrink
-  std::vector<Arg> base;  // the viewed argument: one for a view, none for storage
+  StorageId storage = 0;      // Kind::Storage
   SourcePos pos;
+  ViewBox view;  // a view's base and bounds: set for a view, empty for storage
 };
+
+// What a view (Kind::Shrink, Bitcast, After) views, and for a shrink which
+// bytes of it.
+struct View {
+  Bytes start = 0;   // Kind::Shrink: bytes of the base
+  Bytes length = 0;  // Kind::Shrink
+  Arg base;
+};
+
+// A view of `base`: a shrink keeps `length` bytes from `start`, a bitcast reads
+// them as `dtype`.
+Arg make_view(Arg::Kind kind, Arg base, SourcePos pos, Bytes start = 0, Bytes length = 0,
+              Dtype dtype = Dtype::Int8);
 
 // The storage an argument names or views, through any depth of views.
 inline StorageId storage_of(const Arg& arg) {
   const Arg* a = &arg;
-  while (a->kind != Arg::Kind::Storage) a = &a->base.front();
+  while (a->kind != Arg::Kind::Storage) a = &a->view->base;
   return a->storage;
 }
 

@@ -286,7 +286,7 @@ class Parser {
   Status parse_body(const Token& open, std::vector<Entry>& body, int depth);
   Status end_statement();
   Result<Arg> parse_arg();
-  Status close_view(const Token& head, Arg& view, Arg base, Bytes& size);
+  Status close_view(const Token& head, Arg& view, Bytes& size);
   // A word token that holds a decimal number, or a dtype's name.
   Result<Bytes> parse_number(std::string_view expected, std::string_view what);
   Result<Dtype> parse_dtype();
@@ -660,10 +660,8 @@ Result<Arg> Parser::parse_arg() {
   while (!heads.empty()) {
     const auto [head, kind] = heads.back();
     heads.pop_back();
-    Arg view;
-    view.kind = kind;
-    view.pos = head.pos;
-    PLANCK_TRY(close_view(head, view, std::move(arg), size));
+    Arg view = make_view(kind, std::move(arg), head.pos);
+    PLANCK_TRY(close_view(head, view, size));
     arg = std::move(view);
   }
   return arg;
@@ -671,11 +669,10 @@ Result<Arg> Parser::parse_arg() {
 
 // Reads the rest of a view after its base, e.g. `, 0, 1024)`, and checks it
 // against `size`, the bytes of the base, which it then replaces with the view's.
-Status Parser::close_view(const Token& head, Arg& view, Arg base, Bytes& size) {
-  view.base.push_back(std::move(base));
+Status Parser::close_view(const Token& head, Arg& view, Bytes& size) {
   const std::string close = fmt::format("`)` to close `{}(`", head.text);
   if (view.kind == Arg::Kind::Shrink) {
-    Bytes* fields[] = {&view.start, &view.length};
+    Bytes* fields[] = {&view.view->start, &view.view->length};
     constexpr std::string_view kWhat[] = {"shrink start", "shrink length"};
     for (int i = 0; i < 2; ++i) {
       PLANCK_TRY(expect(Tok::Comma, fmt::format("`,` before the {}", kWhat[i])));
@@ -683,11 +680,13 @@ Status Parser::close_view(const Token& head, Arg& view, Arg base, Bytes& size) {
     }
     PLANCK_TRY(expect(Tok::RParen, close));
     // Both are below 2^62, so the sum does not wrap.
-    if (view.start + view.length > size) {
+    const Bytes start = view.view->start;
+    const Bytes length = view.view->length;
+    if (start + length > size) {
       return error_at(head.pos, fmt::format("{} reaches byte {} of a {}-byte base",
-                                            print_arg(schedule_, view), view.start + view.length, size));
+                                            print_arg(schedule_, view), start + length, size));
     }
-    size = view.length;
+    size = length;
     return Ok{};
   }
   if (view.kind == Arg::Kind::Bitcast) {
@@ -729,7 +728,7 @@ void append_arg(std::string& out, const Schedule& s, const Arg& arg) {
   const Arg* a = &arg;
   while (a->kind != Arg::Kind::Storage) {
     views.push_back(a);
-    a = &a->base.front();
+    a = &a->view->base;
   }
   for (const Arg* v : views) {
     switch (v->kind) {
@@ -743,7 +742,7 @@ void append_arg(std::string& out, const Schedule& s, const Arg& arg) {
   for (auto it = views.rbegin(); it != views.rend(); ++it) {
     const Arg& v = **it;
     switch (v.kind) {
-      case Arg::Kind::Shrink: fmt::format_to(std::back_inserter(out), ", {}, {})", v.start, v.length); break;
+      case Arg::Kind::Shrink: fmt::format_to(std::back_inserter(out), ", {}, {})", v.view->start, v.view->length); break;
       case Arg::Kind::Bitcast: fmt::format_to(std::back_inserter(out), ", {})", dtype_name(v.dtype)); break;
       case Arg::Kind::After: out += ')'; break;
       case Arg::Kind::Storage: break;

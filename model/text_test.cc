@@ -81,8 +81,8 @@ TEST(TextParse, SpecExampleBuildsTheModel) {
   ASSERT_EQ(loop.body.size(), 2u);
   const Arg& shrink = loop.body[1].args[1];
   EXPECT_EQ(shrink.kind, Arg::Kind::Shrink);
-  EXPECT_EQ(shrink.start, 0u);
-  EXPECT_EQ(shrink.length, 1024u);
+  EXPECT_EQ(shrink.view->start, 0u);
+  EXPECT_EQ(shrink.view->length, 1024u);
   EXPECT_EQ(storage_of(shrink), 3u);
 
   const Entry& copy = s.entries[2];
@@ -100,7 +100,7 @@ TEST(TextParse, PositionsAreThoseOfTheFirstToken) {
   EXPECT_EQ(step.pos.line, 11);
   EXPECT_EQ(step.pos.col, 3);
   EXPECT_EQ(step.args[1].pos.col, 18);          // shrink
-  EXPECT_EQ(step.args[1].base[0].pos.col, 25);  // t1 inside it
+  EXPECT_EQ(step.args[1].view->base.pos.col, 25);  // t1 inside it
   EXPECT_EQ(s.entries[1].flag[0].pos.col, 11);
 }
 
@@ -111,13 +111,13 @@ TEST(TextParse, ViewsNestAndTakeTheirBasesBytes) {
       "kernel k after(bitcast(shrink(shrink(a, 8, 32), 16, 16), float64))\n");
   const Arg& after = s.entries[0].args[0];
   EXPECT_EQ(after.kind, Arg::Kind::After);
-  const Arg& bitcast = after.base[0];
+  const Arg& bitcast = after.view->base;
   EXPECT_EQ(bitcast.kind, Arg::Kind::Bitcast);
   EXPECT_EQ(bitcast.dtype, Dtype::Float64);
-  const Arg& outer = bitcast.base[0];
-  EXPECT_EQ(outer.start, 16u);
-  EXPECT_EQ(outer.length, 16u);
-  EXPECT_EQ(outer.base[0].start, 8u);
+  const Arg& outer = bitcast.view->base;
+  EXPECT_EQ(outer.view->start, 16u);
+  EXPECT_EQ(outer.view->length, 16u);
+  EXPECT_EQ(outer.view->base.view->start, 8u);
   EXPECT_EQ(storage_of(after), 0u);
 }
 
@@ -408,7 +408,7 @@ TEST(TextErrorOrder, AnUndeclaredNameFarIntoALargeScheduleIsFound) {
 TEST(TextNesting, TwoHundredNestedViewsAreAccepted) {
   Schedule s = parse_ok(kHead + "kernel k " + repeat("after(", 200) + "a" + repeat(")", 200) + "\n");
   int depth = 0;
-  for (const Arg* a = &s.entries[0].args[0]; a->kind != Arg::Kind::Storage; a = &a->base[0]) ++depth;
+  for (const Arg* a = &s.entries[0].args[0]; a->kind != Arg::Kind::Storage; a = &a->view->base) ++depth;
   EXPECT_EQ(depth, 200);
 }
 
@@ -482,7 +482,7 @@ TEST(TextPrint, NestedLoopsIndentTwoSpacesPerLevel) {
 TEST(TextPrint, PrintArgPrintsOneArgument) {
   Schedule s = parse_ok("schedule v1\nbuffer a CPU int8 64\nkernel k after(bitcast(shrink(a,8,32),int32))\n");
   EXPECT_EQ(print_arg(s, s.entries[0].args[0]), "after(bitcast(shrink(a, 8, 32), int32))");
-  EXPECT_EQ(print_arg(s, s.entries[0].args[0].base[0].base[0].base[0]), "a");
+  EXPECT_EQ(print_arg(s, s.entries[0].args[0].view->base.view->base.view->base), "a");
 }
 
 TEST(TextPrint, AModelDeeperThanTheParserAllowsStillPrints) {
@@ -542,7 +542,7 @@ TEST(TextModelRoundTrip, TheModelSurvivesPrinting) {
     EXPECT_EQ(first.storage[i].held, second.storage[i].held);
   }
   ASSERT_EQ(second.entries.size(), 3u);
-  EXPECT_EQ(second.entries[1].body[1].args[1].length, 1024u);
+  EXPECT_EQ(second.entries[1].body[1].args[1].view->length, 1024u);
 }
 
 // ---------------------------------------------------------------- files

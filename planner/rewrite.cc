@@ -50,10 +50,9 @@ class Rewriter {
     if (a.kind != Arg::Kind::Storage) {
       out.kind = a.kind;
       out.dtype = a.dtype;
-      out.start = a.start;
-      out.length = a.length;
       out.pos = a.pos;
-      return args(a.base, out.base, depth + 1);
+      out.view = ViewBox(View{.start = a.view->start, .length = a.view->length});
+      return arg(a.view->base, out.view->base, depth + 1);
     }
     const std::optional<Replacement>& r = replace_[a.storage];
     if (!r) {
@@ -65,10 +64,9 @@ class Rewriter {
       return Error{fmt::format("{}:{}:{}", source_, a.pos.line, a.pos.col),
                    fmt::format("the rewritten view would nest deeper than {}", kMaxNesting)};
     }
-    out = Arg{.kind = Arg::Kind::Bitcast, .dtype = r->dtype, .pos = a.pos};
-    Arg& shrink = out.base.emplace_back(
-        Arg{.kind = Arg::Kind::Shrink, .start = r->offset, .length = r->bytes, .pos = a.pos});
-    shrink.base.push_back(Arg{.kind = Arg::Kind::Storage, .storage = r->arena, .pos = a.pos});
+    Arg arena{.kind = Arg::Kind::Storage, .storage = r->arena, .pos = a.pos};
+    Arg shrink = make_view(Arg::Kind::Shrink, std::move(arena), a.pos, r->offset, r->bytes);
+    out = make_view(Arg::Kind::Bitcast, std::move(shrink), a.pos, 0, 0, r->dtype);
     return Ok{};
   }
 
@@ -115,8 +113,8 @@ Result<Schedule> rewrite(const Schedule& s, const Plan& p, const Resolution& r) 
   }
   const auto first_arena = static_cast<StorageId>(out.storage.size());
   for (const Arena& a : p.arenas) {
-    out.storage.push_back(Storage{.kind = StorageKind::Buffer, .name = a.name, .device = a.device,
-                                  .dtype = Dtype::Int8, .bytes = a.size});
+    out.storage.push_back(Storage{.kind = StorageKind::Buffer, .dtype = Dtype::Int8, .name = a.name,
+                                  .device = a.device, .bytes = a.size});
   }
   for (StorageId i = 0; i < s.storage.size(); ++i) {
     if (replace[i]) replace[i]->arena = first_arena + static_cast<StorageId>(arena_of[i]);

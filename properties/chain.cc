@@ -17,11 +17,11 @@ Schedule generate_chain_schedule(Choices& choices, const ChainOptions& options) 
   const std::size_t window = std::max<std::size_t>(options.window, 1);
   Schedule s;
   s.source = "synthetic";
-  s.storage.push_back(Storage{.kind = StorageKind::Param, .name = "input", .device = "CUDA",
-                              .dtype = Dtype::Float32, .bytes = 4096});
+  s.storage.push_back(Storage{.kind = StorageKind::Param, .dtype = Dtype::Float32, .name = "input",
+                              .device = "CUDA", .bytes = 4096});
   for (std::size_t i = 0; i < options.buffers; ++i) {
-    Storage b{.kind = StorageKind::Buffer, .name = "t" + std::to_string(i),
-              .device = device_of(i, options.devices), .dtype = Dtype::Float32,
+    Storage b{.kind = StorageKind::Buffer, .dtype = Dtype::Float32, .name = "t" + std::to_string(i),
+              .device = device_of(i, options.devices),
               .bytes = kElement * choices.draw(0, options.max_bytes / kElement)};
     if (choices.below(16) == 0) b.phase = 64;
     s.storage.push_back(std::move(b));

@@ -55,11 +55,11 @@ Features used_features(const Schedule& s) {
   entries_use(s.entries, used);
   std::vector<bool> taken(s.storage.size(), false);
   for_each_arg(s.entries, [&](const Arg& a) {
-    for (const Arg* v = &a; v->kind != Arg::Kind::Storage; v = &v->base.front()) {
+    for (const Arg* v = &a; v->kind != Arg::Kind::Storage; v = &v->view->base) {
       used.shrink_views |= v->kind == Arg::Kind::Shrink;
       used.bitcast_views |= v->kind == Arg::Kind::Bitcast;
       used.after_views |= v->kind == Arg::Kind::After;
-      used.zero_bytes |= v->kind == Arg::Kind::Shrink && v->length == 0;
+      used.zero_bytes |= v->kind == Arg::Kind::Shrink && v->view->length == 0;
     }
     taken[storage_of(a)] = true;
   });

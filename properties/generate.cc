@@ -190,15 +190,14 @@ class Builder {
     for (int i = 0; i < layers; ++i) {
       const std::optional<Arg::Kind> kind = view_kind();
       if (!kind) break;
-      Arg view;
-      view.kind = *kind;
+      Arg view = make_view(*kind, Arg{}, {});
       if (view.kind == Arg::Kind::Shrink) {
         // Without zero-byte views, every view keeps at least one byte: the
         // storage has one, and so has every shrink of it.
         const Bytes least = features_.zero_bytes ? 0 : 1;
-        view.start = c_.draw(0, size - least);
-        view.length = c_.draw(least, size - view.start);
-        size = view.length;
+        view.view->start = c_.draw(0, size - least);
+        view.view->length = c_.draw(least, size - view.view->start);
+        size = view.view->length;
       } else if (view.kind == Arg::Kind::Bitcast) {
         std::array<Dtype, kDtypeCount> fits{};
         std::size_t count = 0;
@@ -207,7 +206,7 @@ class Builder {
         }
         view.dtype = fits[c_.below(count)];
       }
-      view.base.push_back(std::move(a));
+      view.view->base = std::move(a);
       a = std::move(view);
     }
     return a;

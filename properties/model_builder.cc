@@ -105,7 +105,7 @@ Result<Schedule> ModelBuilder::finish() && {
 
 Arg rebased(Arg arg, StorageId base) {
   Arg* a = &arg;
-  while (a->kind != Arg::Kind::Storage) a = &a->base.front();
+  while (a->kind != Arg::Kind::Storage) a = &a->view->base;
   a->storage = base;
   return arg;
 }

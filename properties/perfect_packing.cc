@@ -72,15 +72,15 @@ PerfectPacking generate_perfect_packing(Choices& choices, const PerfectPackingOp
   out.width = width;
   Schedule& s = out.schedule;
   s.source = "perfect-packing";
-  s.storage.push_back(Storage{.kind = StorageKind::Param, .name = "x", .device = "CUDA",
-                              .dtype = Dtype::Int8, .bytes = kPlaceAlign});
+  s.storage.push_back(Storage{.kind = StorageKind::Param, .dtype = Dtype::Int8, .name = "x",
+                              .device = "CUDA", .bytes = kPlaceAlign});
   std::vector<std::vector<StorageId>> starting(static_cast<std::size_t>(entries));
   std::vector<std::vector<StorageId>> ending(static_cast<std::size_t>(entries));
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     const Piece& p = pieces[k];
     const auto id = static_cast<StorageId>(k + 1);
-    s.storage.push_back(Storage{.kind = StorageKind::Buffer, .name = "b" + std::to_string(k), .device = "CUDA",
-                                .dtype = Dtype::Int8, .bytes = static_cast<Bytes>(p.size) * kPlaceAlign});
+    s.storage.push_back(Storage{.kind = StorageKind::Buffer, .dtype = Dtype::Int8, .name = "b" + std::to_string(k),
+                                .device = "CUDA", .bytes = static_cast<Bytes>(p.size) * kPlaceAlign});
     const auto first = static_cast<std::size_t>(p.begin);
     const auto last = static_cast<std::size_t>(p.end - 1);
     out.pieces.push_back({p.offset, p.size, first, last});

@@ -129,12 +129,12 @@ void walk_rewrite(const Schedule& s, const Schedule& r, F&& f) {
       const Arg* y = &b[i];
       const std::string at = fmt::format("{} argument {} ({})", where, i, print_arg(s, a[i]));
       while (x->kind != Arg::Kind::Storage) {
-        if (y->kind != x->kind || y->start != x->start || y->length != x->length ||
+        if (y->kind != x->kind || y->view->start != x->view->start || y->view->length != x->view->length ||
             (x->kind == Arg::Kind::Bitcast && y->dtype != x->dtype)) {
           fail(fmt::format("the rewrite changed a view of {}: {}", at, print_arg(r, b[i])));
         }
-        x = &x->base.front();
-        y = &y->base.front();
+        x = &x->view->base;
+        y = &y->view->base;
       }
       f(x->storage, *y, at);
     }
@@ -179,14 +179,14 @@ struct ArenaView {
 };
 
 ArenaView arena_view(const Schedule& r, const Arg& a, const Storage& b, const std::string& where) {
-  const bool shaped = a.kind == Arg::Kind::Bitcast && a.base.front().kind == Arg::Kind::Shrink &&
-                      a.base.front().base.front().kind == Arg::Kind::Storage;
+  const bool shaped = a.kind == Arg::Kind::Bitcast && a.view->base.kind == Arg::Kind::Shrink &&
+                      a.view->base.view->base.kind == Arg::Kind::Storage;
   if (!shaped || a.dtype != b.dtype) {
     fail(fmt::format("{}: planned buffer {} became {}, not bitcast(shrink(ARENA, OFFSET, {}), {})", where, b.name,
                      print_arg(r, a), b.bytes, dtype_name(b.dtype)));
   }
-  const Arg& shrink = a.base.front();
-  return {r.storage[shrink.base.front().storage].name, shrink.start, shrink.length};
+  const Arg& shrink = a.view->base;
+  return {r.storage[shrink.view->base.storage].name, shrink.view->start, shrink.view->length};
 }
 
 // ------------------------------------------------------------ metamorphic
@@ -210,7 +210,7 @@ Schedule move_storage(const Schedule& s, const std::vector<std::size_t>& to) {
   std::vector<std::vector<Entry>*> bodies{&out.entries};
   auto remap = [&](Arg& a) {
     Arg* base = &a;
-    while (base->kind != Arg::Kind::Storage) base = &base->base.front();
+    while (base->kind != Arg::Kind::Storage) base = &base->view->base;
     base->storage = static_cast<StorageId>(to[base->storage]);
   };
   while (!bodies.empty()) {

@@ -95,7 +95,7 @@ namespace {
 
 void take(const Arg& a, std::vector<StorageId>& out) {
   const Arg* base = &a;
-  while (!base->base.empty()) base = &base->base.front();
+  while (base->view) base = &base->view->base;
   if (std::find(out.begin(), out.end(), base->storage) == out.end()) out.push_back(base->storage);
 }
 

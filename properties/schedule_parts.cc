@@ -9,12 +9,12 @@ namespace {
 // Returns the size of the bytes `a` views, after clamping it to fit.
 Bytes repair_arg(const Schedule& s, Arg& a) {
   if (a.kind == Arg::Kind::Storage) return s.storage[a.storage].bytes;
-  const Bytes base = repair_arg(s, a.base.front());
+  const Bytes base = repair_arg(s, a.view->base);
   switch (a.kind) {
     case Arg::Kind::Shrink:
-      a.start = std::min(a.start, base);
-      a.length = std::min(a.length, base - a.start);
-      return a.length;
+      a.view->start = std::min(a.view->start, base);
+      a.view->length = std::min(a.view->length, base - a.view->start);
+      return a.view->length;
     case Arg::Kind::Bitcast:
       if (base % dtype_size(a.dtype) != 0) a.dtype = Dtype::Int8;
       return base;
@@ -52,31 +52,13 @@ Storage buffer_decl(std::string name, std::string device, Dtype dtype, Bytes byt
   return st;
 }
 
-namespace {
-
-Arg view_of(Arg::Kind kind, Arg base) {
-  Arg a;
-  a.kind = kind;
-  a.base.push_back(std::move(base));
-  return a;
-}
-
-}  // namespace
-
 Arg shrink_view(Arg base, Bytes start, Bytes length) {
-  Arg a = view_of(Arg::Kind::Shrink, std::move(base));
-  a.start = start;
-  a.length = length;
-  return a;
+  return make_view(Arg::Kind::Shrink, std::move(base), {}, start, length);
 }
 
-Arg bitcast_view(Arg base, Dtype dtype) {
-  Arg a = view_of(Arg::Kind::Bitcast, std::move(base));
-  a.dtype = dtype;
-  return a;
-}
+Arg bitcast_view(Arg base, Dtype dtype) { return make_view(Arg::Kind::Bitcast, std::move(base), {}, 0, 0, dtype); }
 
-Arg after_view(Arg base) { return view_of(Arg::Kind::After, std::move(base)); }
+Arg after_view(Arg base) { return make_view(Arg::Kind::After, std::move(base), {}); }
 
 std::size_t count_entries(const Schedule& s) {
   std::size_t n = 0;
@@ -92,7 +74,7 @@ std::size_t count_entries(const Schedule& s) {
 
 std::size_t view_layers(const Arg& a) {
   std::size_t n = 0;
-  for (const Arg* v = &a; v->kind != Arg::Kind::Storage; v = &v->base.front()) ++n;
+  for (const Arg* v = &a; v->kind != Arg::Kind::Storage; v = &v->view->base) ++n;
   return n;
 }
 
@@ -109,7 +91,7 @@ void drop_unused_storage(Schedule& s) {
   s.storage = std::move(kept);
   for_each_arg(s.entries, [&](Arg& a) {
     Arg* base = &a;
-    while (base->kind != Arg::Kind::Storage) base = &base->base.front();
+    while (base->kind != Arg::Kind::Storage) base = &base->view->base;
     base->storage = renumbered[base->storage];
   });
 }

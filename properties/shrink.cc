@@ -141,8 +141,8 @@ class EditLister {
     if (layers > 1) edits_.push_back({.kind = Edit::Kind::DropViews, .path = path, .arg = slot});
     edits_.push_back({.kind = Edit::Kind::DropOuterView, .path = path, .arg = slot});
     std::size_t layer = 0;
-    for (const Arg* v = &a; v->kind != Arg::Kind::Storage; v = &v->base.front(), ++layer) {
-      if (v->kind == Arg::Kind::Shrink && v->start != 0) {
+    for (const Arg* v = &a; v->kind != Arg::Kind::Storage; v = &v->view->base, ++layer) {
+      if (v->kind == Arg::Kind::Shrink && v->view->start != 0) {
         starts_.push_back({.kind = Edit::Kind::StartZero, .path = path, .arg = slot, .layer = layer});
       }
     }
@@ -230,14 +230,14 @@ Schedule apply(Schedule s, const Edit& edit) {
     }
     case Edit::Kind::DropOuterView: {
       Arg& a = arg_at(s, edit);
-      Arg base = std::move(a.base.front());
+      Arg base = std::move(a.view->base);
       a = std::move(base);
       break;
     }
     case Edit::Kind::StartZero: {
       Arg* v = &arg_at(s, edit);
-      for (std::size_t i = 0; i < edit.layer; ++i) v = &v->base.front();
-      v->start = 0;
+      for (std::size_t i = 0; i < edit.layer; ++i) v = &v->view->base;
+      v->view->start = 0;
       break;
     }
     case Edit::Kind::RemoveUnusedStorage:
@@ -247,7 +247,7 @@ Schedule apply(Schedule s, const Edit& edit) {
       s.storage.erase(s.storage.begin() + edit.storage);
       for_each_arg(s.entries, [&](Arg& a) {
         Arg* base = &a;
-        while (base->kind != Arg::Kind::Storage) base = &base->base.front();
+        while (base->kind != Arg::Kind::Storage) base = &base->view->base;
         if (base->storage > edit.storage) --base->storage;
       });
       break;
@@ -317,9 +317,9 @@ std::vector<std::size_t> shrink_measure(const Schedule& s) {
   std::size_t starts = 0;
   std::size_t wide = 0;
   for_each_arg(s.entries, [&](const Arg& a) {
-    for (const Arg* v = &a; v->kind != Arg::Kind::Storage; v = &v->base.front()) {
+    for (const Arg* v = &a; v->kind != Arg::Kind::Storage; v = &v->view->base) {
       ++layers;
-      if (v->kind == Arg::Kind::Shrink && v->start != 0) ++starts;
+      if (v->kind == Arg::Kind::Shrink && v->view->start != 0) ++starts;
       if (v->kind == Arg::Kind::Bitcast && v->dtype != Dtype::Int8) ++wide;
     }
   });
