@@ -26,6 +26,17 @@ inline bool is_control(char c) {
 // A blank between words: a space or a tab.
 inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
+// a == b, byte by byte in line: the names and keywords the readers and
+// planners compare for every statement are a few bytes long, fewer than a
+// call to memcmp costs.
+inline bool same_word(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 // Where the first control byte of `text` is, or npos. With `tab_is_blank`
 // (.sched and .plan) a tab is not one; a CSV has no blanks and refuses it.
 std::size_t find_control(std::string_view text, bool tab_is_blank);

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "model/huge_pages.h"
+#include "model/lexical.h"
 
 namespace planck {
 
@@ -154,7 +155,7 @@ class BasicNameIndex {
     // Linear probing: at most half the slots are full, so an empty one is near.
     for (std::size_t at = home(key.hash);; at = (at + 1) & mask) {
       const Slot& slot = slots_[at];
-      if (slot.entry == 0 || (slot.tag == tag(key.hash) && name_of_(slot.entry - 1) == key.name)) return at;
+      if (slot.entry == 0 || (slot.tag == tag(key.hash) && same_word(name_of_(slot.entry - 1), key.name))) return at;
     }
   }
 

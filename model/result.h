@@ -2,7 +2,9 @@
 // Errors are values: a Result holds either a value or an Error that says
 // where the input went wrong ("FILE:LINE:COL") and what is wrong with it.
 
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -19,31 +21,44 @@ struct Error {
   std::string message() const { return where.empty() ? what : where + ": " + what; }
 };
 
+// The error sits on the heap, so that a Result is its value and one pointer:
+// the parsers return one per token and statement, and an Error is three strings.
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}        // NOLINT(google-explicit-constructor)
-  Result(Error error) : v_(std::move(error)) {}    // NOLINT(google-explicit-constructor)
+  Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(Error error)                                                 // NOLINT(google-explicit-constructor)
+      : v_(std::in_place_index<1>, std::make_unique<Error>(std::move(error))) {}
+  Result(const Result& other)
+      : v_(other.ok() ? Value(std::in_place_index<0>, other.value())
+                      : Value(std::in_place_index<1>, std::make_unique<Error>(other.error()))) {}
+  Result(Result&&) noexcept(std::is_nothrow_move_constructible_v<T>) = default;
+  Result& operator=(const Result& other) {
+    if (this != &other) *this = Result(other);
+    return *this;
+  }
+  Result& operator=(Result&&) noexcept(std::is_nothrow_move_assignable_v<T>) = default;
+  ~Result() = default;
 
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
 
   T& value() & { return std::get<0>(v_); }
   const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
+  T&& value() && { return std::move(std::get<0>(v_)); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
 
-  const Error& error() const& { return std::get<1>(v_); }
-  Error&& error() && { return std::get<1>(std::move(v_)); }
+  const Error& error() const& { return *std::get<1>(v_); }
+  Error&& error() && { return std::move(*std::get<1>(v_)); }
 
  private:
-  std::variant<T, Error> v_;
+  using Value = std::variant<T, std::unique_ptr<Error>>;
+  Value v_;
 };
 
-// For operations that return nothing but may fail.
 struct Ok {};
 using Status = Result<Ok>;
 

@@ -4,6 +4,8 @@
 
 #include <array>
 
+#include "model/lexical.h"
+
 namespace planck {
 namespace {
 
@@ -26,7 +28,7 @@ Bytes dtype_size(Dtype d) { return kDtypes[static_cast<int>(d)].size; }
 
 std::optional<Dtype> dtype_from_name(std::string_view name) {
   for (int i = 0; i < kDtypeCount; ++i) {
-    if (kDtypes[i].name == name) return static_cast<Dtype>(i);
+    if (same_word(kDtypes[i].name, name)) return static_cast<Dtype>(i);
   }
   return std::nullopt;
 }
@@ -83,7 +85,7 @@ ViewBox& ViewBox::operator=(ViewBox&& other) noexcept {
 }
 
 // Views nest at most kMaxNesting deep, so this recursion is bounded too.
-ViewBox::~ViewBox() { delete v_; }
+void ViewBox::drop() { delete v_; }
 
 Arg make_view(Arg::Kind kind, Arg base, SourcePos pos, Bytes start, Bytes length, Dtype dtype) {
   return Arg{.kind = kind,

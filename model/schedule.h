@@ -75,13 +75,18 @@ class ViewBox {
   ViewBox(ViewBox&& other) noexcept : v_(std::exchange(other.v_, nullptr)) {}
   ViewBox& operator=(const ViewBox& other);
   ViewBox& operator=(ViewBox&& other) noexcept;
-  ~ViewBox();
+  // In line, so that the many arguments that view nothing cost no call.
+  ~ViewBox() {
+    if (v_) drop();
+  }
 
   explicit operator bool() const { return v_ != nullptr; }
   View& operator*() const { return *v_; }
   View* operator->() const { return v_; }
 
  private:
+  void drop();  // deletes the view
+
   View* v_ = nullptr;
 };
 

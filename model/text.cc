@@ -151,7 +151,7 @@ bool is_reserved(std::string_view name) {
       "schedule", "buffer", "alloc", "param", "kernel", "copy", "range", "loop", "shrink", "bitcast", "after",
   };
   for (std::string_view r : kReserved) {
-    if (name == r) return true;
+    if (same_word(name, r)) return true;
   }
   return false;
 }
@@ -168,9 +168,9 @@ bool is_storage_name(std::string_view name) {
 }
 
 std::optional<Arg::Kind> view_kind(std::string_view word) {
-  if (word == "shrink") return Arg::Kind::Shrink;
-  if (word == "bitcast") return Arg::Kind::Bitcast;
-  if (word == "after") return Arg::Kind::After;
+  if (same_word(word, "shrink")) return Arg::Kind::Shrink;
+  if (same_word(word, "bitcast")) return Arg::Kind::Bitcast;
+  if (same_word(word, "after")) return Arg::Kind::After;
   return std::nullopt;
 }
 
@@ -190,7 +190,8 @@ Expected expected_statements(std::string_view text) {
   constexpr std::string_view kDeclarations[] = {"buffer", "alloc", "param"};
   constexpr std::string_view kEntries[] = {"kernel", "copy", "range", "loop"};
   auto starts_statement = [](std::string_view line, std::string_view keyword) {
-    return line.starts_with(keyword) && line.size() > keyword.size() && is_blank(line[keyword.size()]);
+    return line.size() > keyword.size() && same_word(line.substr(0, keyword.size()), keyword) &&
+           is_blank(line[keyword.size()]);
   };
   Expected counts;
   for (std::size_t at = 0; at < text.size();) {
@@ -451,9 +452,9 @@ Status Parser::parse_statement(std::vector<Entry>& out, int depth) {
   const std::string_view k = keyword.text;
 
   std::optional<StorageKind> storage;
-  if (k == "buffer") storage = StorageKind::Buffer;
-  if (k == "alloc") storage = StorageKind::Alloc;
-  if (k == "param") storage = StorageKind::Param;
+  if (same_word(k, "buffer")) storage = StorageKind::Buffer;
+  if (same_word(k, "alloc")) storage = StorageKind::Alloc;
+  if (same_word(k, "param")) storage = StorageKind::Param;
   if (storage) {
     if (depth > 0) {
       return error_at(
@@ -465,14 +466,14 @@ Status Parser::parse_statement(std::vector<Entry>& out, int depth) {
 
   Entry e;
   e.pos = keyword.pos;
-  if (k == "kernel" || k == "copy") {
-    e.kind = k == "kernel" ? Entry::Kind::Kernel : Entry::Kind::Copy;
+  if (same_word(k, "kernel") || same_word(k, "copy")) {
+    e.kind = same_word(k, "kernel") ? Entry::Kind::Kernel : Entry::Kind::Copy;
     PLANCK_TRY(parse_call(e));
-  } else if (k == "range" || k == "loop") {
+  } else if (same_word(k, "range") || same_word(k, "loop")) {
     if (depth >= kMaxNesting) {
       return error_at(keyword.pos, fmt::format("loops nested deeper than {}", kMaxNesting));
     }
-    e.kind = k == "range" ? Entry::Kind::Range : Entry::Kind::Loop;
+    e.kind = same_word(k, "range") ? Entry::Kind::Range : Entry::Kind::Loop;
     PLANCK_TRY(parse_loop(e, depth + 1));
   } else {
     return error_at(
@@ -529,8 +530,8 @@ Status Parser::parse_options(Storage& st) {
   bool seen_phase = false;
   while (lex_.peek().kind == Tok::Word) {
     Token option = lex_.take();
-    const bool is_phase = option.text == "phase";
-    const bool is_held = option.text == "held";
+    const bool is_phase = same_word(option.text, "phase");
+    const bool is_held = same_word(option.text, "held");
     if (!is_phase && !is_held) {
       if (st.kind != StorageKind::Buffer) {
         return unexpected(option, fmt::format("the end of the line after the size of {} `{}`",

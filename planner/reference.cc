@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/lexical.h"
 #include "model/text.h"
 #include "planner/factories.h"
 #include "planner/rewrite.h"
@@ -145,7 +146,7 @@ std::vector<DeviceGroup> group_by_device(const Schedule& s, const std::vector<Li
   std::size_t last = 0;  // the previous buffer's device: neighbours mostly share one
   for (std::size_t i = 0; i < lives.size(); ++i) {
     const std::string& device = s.storage[lives[i].buffer].device;
-    if (out.empty() || out[last].device != device) {
+    if (out.empty() || !same_word(out[last].device, device)) {
       auto [it, fresh] = index.try_emplace(device, out.size());
       if (fresh) {
         out.push_back({device, {}});
@@ -329,7 +330,7 @@ std::vector<std::string> arena_names(const Schedule& s, std::size_t count) {
   std::unordered_set<std::size_t> used;
   for (const Storage& st : s.storage) {
     const std::string_view name = st.name;
-    if (!name.starts_with(kPrefix)) continue;
+    if (!same_word(name.substr(0, kPrefix.size()), kPrefix)) continue;
     const std::string_view digits = name.substr(kPrefix.size());
     std::size_t k = 0;
     const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), k);
