@@ -1,5 +1,6 @@
 #include "model/plan.h"
 
+#include <charconv>
 #include <cstddef>
 #include <iterator>
 #include <optional>
@@ -168,13 +169,42 @@ Result<Plan> read_plan(const std::string& path) {
   return parse_plan(text, source_name(path));
 }
 
+namespace {
+
+// Appends the decimal digits of n.
+void append_decimal(std::string& out, Bytes n) {
+  char digits[20];  // 2^64 has 20 digits
+  const auto [end, error] = std::to_chars(digits, digits + sizeof digits, n);
+  (void)error;  // 20 digits always fit
+  out.append(digits, end);
+}
+
+void append_line(std::string& out, std::string_view keyword, std::string_view a, std::string_view b, Bytes n) {
+  out.append(keyword);
+  out += ' ';
+  out.append(a);
+  out += ' ';
+  out.append(b);
+  out += ' ';
+  append_decimal(out, n);
+  out += '\n';
+}
+
+}  // namespace
+
+// Appended word by word into a string reserved at once: a million
+// placements print in a fraction of what formatting each line took.
 std::string print_plan(const Plan& p) {
-  std::string out = "plan v1\n";
-  for (const Arena& a : p.arenas)
-    fmt::format_to(std::back_inserter(out), "arena {} {} {}\n", a.name, a.device, a.size);
-  for (const Placement& pl : p.placements) {
-    fmt::format_to(std::back_inserter(out), "place {} {} {}\n", pl.buffer, pl.arena, pl.place);
-  }
+  constexpr std::string_view kHeader = "plan v1\n";
+  constexpr std::size_t kFixed = 6 + 3 + 20 + 1;  // keyword, blanks, the number, the line end
+  std::size_t size = kHeader.size();
+  for (const Arena& a : p.arenas) size += kFixed + a.name.size() + a.device.size();
+  for (const Placement& pl : p.placements) size += kFixed + pl.buffer.size() + pl.arena.size();
+  std::string out;
+  out.reserve(size);
+  out.append(kHeader);
+  for (const Arena& a : p.arenas) append_line(out, "arena", a.name, a.device, a.size);
+  for (const Placement& pl : p.placements) append_line(out, "place", pl.buffer, pl.arena, pl.place);
   return out;
 }
 
