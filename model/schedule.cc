@@ -67,31 +67,11 @@ Error overflow_error(const Storage& s, std::string_view what) {
 
 Error rounded_size_overflow(const Storage& s) { return overflow_error(s, "phase + bytes rounded up to 256"); }
 
-ViewBox::ViewBox(View v) : v_(new View(std::move(v))) {}
-ViewBox::ViewBox(const ViewBox& other) : v_(other.v_ ? new View(*other.v_) : nullptr) {}
-
-ViewBox& ViewBox::operator=(const ViewBox& other) {
-  if (this != &other) *this = ViewBox(other);
-  return *this;
-}
-
-ViewBox& ViewBox::operator=(ViewBox&& other) noexcept {
-  // other may live inside the view this box drops (a = std::move(a.view->base)),
-  // so its view is taken before that view is deleted.
-  View* taken = std::exchange(other.v_, nullptr);
-  delete v_;
-  v_ = taken;
-  return *this;
-}
-
-// Views nest at most kMaxNesting deep, so this recursion is bounded too.
-void ViewBox::drop() { delete v_; }
-
 Arg make_view(Arg::Kind kind, Arg base, SourcePos pos, Bytes start, Bytes length, Dtype dtype) {
   return Arg{.kind = kind,
              .dtype = dtype,
              .pos = pos,
-             .view = ViewBox(View{.start = start, .length = length, .base = std::move(base)})};
+             .view = Boxed<View>(View{.start = start, .length = length, .base = std::move(base)})};
 }
 
 }  // namespace planck

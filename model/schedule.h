@@ -62,33 +62,48 @@ struct Storage {
 
 using StorageId = std::uint32_t;  // index into Schedule::storage
 
-struct View;
-
-// A View on the heap, or none, copied deeply: an argument's one pointer to
-// what it views, so that an argument that names storage, as nearly all do,
-// takes 24 bytes.
-class ViewBox {
+// A T on the heap, or none, copied deeply: one pointer in the many small
+// records of a schedule for what few of them have, a view's base or a loop's
+// body. T may be incomplete where a Boxed<T> is declared.
+template <class T>
+class Boxed {
  public:
-  ViewBox() = default;
-  explicit ViewBox(View v);
-  ViewBox(const ViewBox& other);
-  ViewBox(ViewBox&& other) noexcept : v_(std::exchange(other.v_, nullptr)) {}
-  ViewBox& operator=(const ViewBox& other);
-  ViewBox& operator=(ViewBox&& other) noexcept;
-  // In line, so that the many arguments that view nothing cost no call.
-  ~ViewBox() {
-    if (v_) drop();
+  Boxed() = default;
+  explicit Boxed(T v) : p_(new T(std::move(v))) {}
+  Boxed(const Boxed& other) : p_(other.p_ ? new T(*other.p_) : nullptr) {}
+  Boxed(Boxed&& other) noexcept : p_(std::exchange(other.p_, nullptr)) {}
+  Boxed& operator=(const Boxed& other) {
+    if (this != &other) *this = Boxed(other);
+    return *this;
+  }
+  Boxed& operator=(Boxed&& other) noexcept {
+    // other may live inside the T this box drops (a = std::move(a.view->base)),
+    // so it is emptied before that T is deleted.
+    T* taken = std::exchange(other.p_, nullptr);
+    delete p_;
+    p_ = taken;
+    return *this;
+  }
+  ~Boxed() { delete p_; }
+
+  // The T is the box's own: a const box gives a const T.
+  explicit operator bool() const { return p_ != nullptr; }
+  T& operator*() { return *p_; }
+  const T& operator*() const { return *p_; }
+  T* operator->() { return p_; }
+  const T* operator->() const { return p_; }
+  // The T, made first (value-initialized) if there is none.
+  T& make() {
+    if (!p_) p_ = new T();
+    return *p_;
   }
 
-  explicit operator bool() const { return v_ != nullptr; }
-  View& operator*() const { return *v_; }
-  View* operator->() const { return v_; }
-
  private:
-  void drop();  // deletes the view
-
-  View* v_ = nullptr;
+  T* p_ = nullptr;
 };
+
+struct View;
+struct Loop;
 
 // An argument: storage, or a view of another argument.
 struct Arg {
@@ -97,7 +112,7 @@ struct Arg {
   Dtype dtype = Dtype::Int8;  // Kind::Bitcast
   StorageId storage = 0;      // Kind::Storage
   SourcePos pos;
-  ViewBox view;  // a view's base and bounds: set for a view, empty for storage
+  Boxed<View> view;  // a view's base and bounds: set for a view, empty for storage
 };
 
 // What a view (Kind::Shrink, Bitcast, After) views, and for a shrink which
@@ -120,15 +135,38 @@ inline StorageId storage_of(const Arg& arg) {
   return a->storage;
 }
 
+// The small members sit first and a call holds no room for a loop's parts,
+// so that an entry takes 80 bytes.
 struct Entry {
   enum class Kind : std::uint8_t { Kernel, Copy, Range, Loop };
   Kind kind = Kind::Kernel;
-  std::string name;         // Kernel: the kernel's name
-  std::vector<Arg> args;    // Kernel: its arguments; Copy: destination, source
-  std::vector<Entry> body;  // Range, Loop
-  std::vector<Arg> flag;    // Loop: exactly one, the flag; else empty
   SourcePos pos;
+  std::string name;       // Kernel: the kernel's name
+  std::vector<Arg> args;  // Kernel: its arguments; Copy: destination, source
+  Boxed<Loop> loop;       // Range, Loop: the body and the flag, once either is given
+
+  // Range, Loop: the entries of one iteration; empty for a call.
+  const std::vector<Entry>& body() const;
+  // Loop: exactly one, the flag; else empty.
+  const std::vector<Arg>& flag() const;
+  // The same to change, an empty list made first if the entry has none.
+  std::vector<Entry>& mutable_body();
+  std::vector<Arg>& mutable_flag();
 };
+
+struct Loop {
+  std::vector<Entry> body;
+  std::vector<Arg> flag;
+};
+
+// What a call's body() and flag() return.
+inline const std::vector<Entry> kNoEntries;
+inline const std::vector<Arg> kNoArgs;
+
+inline const std::vector<Entry>& Entry::body() const { return loop ? loop->body : kNoEntries; }
+inline const std::vector<Arg>& Entry::flag() const { return loop ? loop->flag : kNoArgs; }
+inline std::vector<Entry>& Entry::mutable_body() { return loop.make().body; }
+inline std::vector<Arg>& Entry::mutable_flag() { return loop.make().flag; }
 
 struct Schedule {
   std::string source;  // the file it was read from, for messages

@@ -590,11 +590,11 @@ Status Parser::parse_loop(Entry& e, int depth) {
     if (flag.kind != Tok::Word || flag.text != "flag") return unexpected(flag, kFlag);
     PLANCK_TRY(expect(Tok::Equals, kFlag));
     PLANCK_ASSIGN(Arg arg, parse_arg());
-    e.flag.push_back(std::move(arg));
-    PLANCK_TRY(queue_waiting(e.flag));
+    e.mutable_flag().push_back(std::move(arg));
+    PLANCK_TRY(queue_waiting(e.mutable_flag()));
   }
   PLANCK_ASSIGN(const Token open, expect(Tok::LBrace, "`{` to open the loop body"));
-  return parse_body(open, e.body, depth);
+  return parse_body(open, e.mutable_body(), depth);
 }
 
 Status Parser::parse_body(const Token& open, std::vector<Entry>& body, int depth) {
@@ -793,13 +793,13 @@ void append_entries(std::string& out, const Schedule& s) {
         break;
       case Entry::Kind::Range:
         out += "range {\n";
-        stack.push_back({&e.body, 0});
+        stack.push_back({&e.body(), 0});
         break;
       case Entry::Kind::Loop:
         out += "loop flag=";
-        append_arg(out, s, e.flag.front());
+        append_arg(out, s, e.flag().front());
         out += " {\n";
-        stack.push_back({&e.body, 0});
+        stack.push_back({&e.body(), 0});
         break;
     }
   }

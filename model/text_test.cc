@@ -76,10 +76,10 @@ TEST(TextParse, SpecExampleBuildsTheModel) {
 
   const Entry& loop = s.entries[1];
   EXPECT_EQ(loop.kind, Entry::Kind::Loop);
-  ASSERT_EQ(loop.flag.size(), 1u);
-  EXPECT_EQ(storage_of(loop.flag[0]), 4u);
-  ASSERT_EQ(loop.body.size(), 2u);
-  const Arg& shrink = loop.body[1].args[1];
+  ASSERT_EQ(loop.flag().size(), 1u);
+  EXPECT_EQ(storage_of(loop.flag()[0]), 4u);
+  ASSERT_EQ(loop.body().size(), 2u);
+  const Arg& shrink = loop.body()[1].args[1];
   EXPECT_EQ(shrink.kind, Arg::Kind::Shrink);
   EXPECT_EQ(shrink.view->start, 0u);
   EXPECT_EQ(shrink.view->length, 1024u);
@@ -96,12 +96,12 @@ TEST(TextParse, PositionsAreThoseOfTheFirstToken) {
   Schedule s = parse_ok(kSpecExample);
   EXPECT_EQ(s.storage[0].pos.line, 2);
   EXPECT_EQ(s.storage[0].pos.col, 1);
-  const Entry& step = s.entries[1].body[1];
+  const Entry& step = s.entries[1].body()[1];
   EXPECT_EQ(step.pos.line, 11);
   EXPECT_EQ(step.pos.col, 3);
   EXPECT_EQ(step.args[1].pos.col, 18);          // shrink
   EXPECT_EQ(step.args[1].view->base.pos.col, 25);  // t1 inside it
-  EXPECT_EQ(s.entries[1].flag[0].pos.col, 11);
+  EXPECT_EQ(s.entries[1].flag()[0].pos.col, 11);
 }
 
 TEST(TextParse, ViewsNestAndTakeTheirBasesBytes) {
@@ -165,16 +165,16 @@ TEST(TextParse, BracesShareLinesWithStatements) {
       parse_ok("schedule v1\nbuffer a CPU int8 4\nrange { kernel k a }\nrange { range { kernel k a } }");
   ASSERT_EQ(s.entries.size(), 2u);
   EXPECT_EQ(s.entries[0].kind, Entry::Kind::Range);
-  ASSERT_EQ(s.entries[0].body.size(), 1u);
-  EXPECT_EQ(s.entries[1].body[0].body[0].name, "k");
+  ASSERT_EQ(s.entries[0].body().size(), 1u);
+  EXPECT_EQ(s.entries[1].body()[0].body()[0].name, "k");
 }
 
 TEST(TextParse, KernelsMayTakeNoArgumentsAndLoopsMayBeEmpty) {
   Schedule s = parse_ok("schedule v1\nbuffer f CPU bool 1\nkernel barrier\nloop flag=f {\n}\nrange {}\n");
   ASSERT_EQ(s.entries.size(), 3u);
   EXPECT_TRUE(s.entries[0].args.empty());
-  EXPECT_TRUE(s.entries[1].body.empty());
-  EXPECT_TRUE(s.entries[2].body.empty());
+  EXPECT_TRUE(s.entries[1].body().empty());
+  EXPECT_TRUE(s.entries[2].body().empty());
 }
 
 TEST(TextParse, OptionsComeInAnyOrder) {
@@ -382,11 +382,11 @@ TEST(TextParse, EveryArgumentOfALargeScheduleNamesItsStorage) {
   int kernels = 0;
   for (const Entry& e : s.entries) {
     if (e.kind == Entry::Kind::Loop) {
-      const StorageId t = e.flag.front().storage;
+      const StorageId t = e.flag().front().storage;
       EXPECT_EQ(s.storage[t].bytes, t + 1);
-      ASSERT_EQ(e.body.size(), 1u);
-      EXPECT_EQ(e.body[0].args[0].storage, t);
-      EXPECT_EQ(storage_of(e.body[0].args[1]), t);
+      ASSERT_EQ(e.body().size(), 1u);
+      EXPECT_EQ(e.body()[0].args[0].storage, t);
+      EXPECT_EQ(storage_of(e.body()[0].args[1]), t);
       continue;
     }
     ++kernels;
@@ -415,7 +415,7 @@ TEST(TextNesting, TwoHundredNestedViewsAreAccepted) {
 TEST(TextNesting, TwoHundredNestedLoopsAreAccepted) {
   Schedule s = parse_ok(kHead + repeat("loop flag=f {\n", 200) + "kernel k a\n" + repeat("}\n", 200));
   int depth = 0;
-  for (const Entry* e = &s.entries[0]; e->kind == Entry::Kind::Loop; e = &e->body[0]) ++depth;
+  for (const Entry* e = &s.entries[0]; e->kind == Entry::Kind::Loop; e = &e->body()[0]) ++depth;
   EXPECT_EQ(depth, 200);
 }
 
@@ -498,7 +498,7 @@ TEST(TextPrint, AModelDeeperThanTheParserAllowsStillPrints) {
   for (int i = 0; i < kDepth; ++i) {
     Entry loop;
     loop.kind = Entry::Kind::Range;
-    loop.body.push_back(std::move(e));
+    loop.mutable_body().push_back(std::move(e));
     e = std::move(loop);
   }
   s.entries.push_back(std::move(e));
@@ -542,7 +542,7 @@ TEST(TextModelRoundTrip, TheModelSurvivesPrinting) {
     EXPECT_EQ(first.storage[i].held, second.storage[i].held);
   }
   ASSERT_EQ(second.entries.size(), 3u);
-  EXPECT_EQ(second.entries[1].body[1].args[1].view->length, 1024u);
+  EXPECT_EQ(second.entries[1].body()[1].args[1].view->length, 1024u);
 }
 
 // ---------------------------------------------------------------- files

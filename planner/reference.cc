@@ -64,8 +64,8 @@ void take_entry(const Entry& e, TakenList& out) {
       return;
     case Entry::Kind::Range:
     case Entry::Kind::Loop:
-      for (const Entry& inner : e.body) take_entry(inner, out);
-      take_args(e.flag, out);
+      for (const Entry& inner : e.body()) take_entry(inner, out);
+      take_args(e.flag(), out);
       return;
   }
 }

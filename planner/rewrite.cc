@@ -37,8 +37,10 @@ class Rewriter {
       out.name = e.name;
       out.pos = e.pos;
       PLANCK_TRY(args(e.args, out.args, 0));
-      PLANCK_TRY(args(e.flag, out.flag, 0));
-      PLANCK_TRY(entries(e.body, out.body));
+      if (e.loop) {
+        PLANCK_TRY(args(e.loop->flag, out.mutable_flag(), 0));
+        PLANCK_TRY(entries(e.loop->body, out.mutable_body()));
+      }
     }
     return Ok{};
   }
@@ -51,7 +53,7 @@ class Rewriter {
       out.kind = a.kind;
       out.dtype = a.dtype;
       out.pos = a.pos;
-      out.view = ViewBox(View{.start = a.view->start, .length = a.view->length});
+      out.view = Boxed<View>(View{.start = a.view->start, .length = a.view->length});
       return arg(a.view->base, out.view->base, depth + 1);
     }
     const std::optional<Replacement>& r = replace_[a.storage];

@@ -36,9 +36,9 @@ void call_times(const Schedule& s, const std::vector<Entry>& body, std::size_t& 
   for (const Entry& e : body) {
     for (const Arg& a : e.args) take(a);
     if (e.kind == Entry::Kind::Kernel || e.kind == Entry::Kind::Copy) ++now;
-    call_times(s, e.body, now, out);
-    if (!e.flag.empty()) {
-      take(e.flag.front());
+    call_times(s, e.body(), now, out);
+    if (!e.flag().empty()) {
+      take(e.flag().front());
       ++now;
     }
   }

@@ -40,7 +40,7 @@ Schedule generate_chain_schedule(Choices& choices, const ChainOptions& options) 
       continue;
     }
     if (i % options.loop_body == 0) s.entries.push_back(Entry{.kind = Entry::Kind::Range});
-    s.entries.back().body.push_back(std::move(k));
+    s.entries.back().mutable_body().push_back(std::move(k));
   }
   return s;
 }

@@ -61,7 +61,7 @@ std::vector<const Entry*> kernels(const Schedule& s) {
   std::vector<const Entry*> out;
   for (const Entry& e : s.entries) {
     if (e.kind == Entry::Kind::Kernel) out.push_back(&e);
-    for (const Entry& inner : e.body) out.push_back(&inner);
+    for (const Entry& inner : e.body()) out.push_back(&inner);
   }
   return out;
 }
@@ -77,8 +77,8 @@ TEST(ChainSchedule, EveryOtherRunOfLoopBodyKernelsIsARangeLoop) {
   ASSERT_EQ(looped.entries.size(), 6 * 8 + 4 + 6);
   for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(looped.entries[i].kind, Entry::Kind::Kernel);
   EXPECT_EQ(looped.entries[8].kind, Entry::Kind::Range);
-  EXPECT_EQ(looped.entries[8].body.size(), 8u);
-  EXPECT_EQ(looped.entries[8].body.front().name, "k8");
+  EXPECT_EQ(looped.entries[8].body().size(), 8u);
+  EXPECT_EQ(looped.entries[8].body().front().name, "k8");
   // The loops take no draws: the same buffers, the same reads.
   ASSERT_EQ(print_schedule(Schedule{.storage = looped.storage}), print_schedule(Schedule{.storage = flat.storage}));
   const std::vector<const Entry*> a = kernels(flat);

@@ -31,7 +31,7 @@ void entries_use(const std::vector<Entry>& body, Features& used) {
     used.range_loops |= e.kind == Entry::Kind::Range;
     used.flag_loops |= e.kind == Entry::Kind::Loop;
     used.copies |= e.kind == Entry::Kind::Copy;
-    entries_use(e.body, used);
+    entries_use(e.body(), used);
   }
 }
 

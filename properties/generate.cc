@@ -228,10 +228,10 @@ class Builder {
     const std::optional<Entry::Kind> loop = depth < options_.max_loop_depth ? loop_kind(roll) : std::nullopt;
     if (loop) {
       e.kind = *loop;
-      if (e.kind == Entry::Kind::Loop) e.flag.push_back(arg());
+      if (e.kind == Entry::Kind::Loop) e.mutable_flag().push_back(arg());
       const int body = c_.percent(8) ? 0 : c_.between(1, 3);
-      e.body.reserve(static_cast<std::size_t>(body));
-      for (int i = 0; i < body; ++i) e.body.push_back(entry(depth + 1));
+      e.mutable_body().reserve(static_cast<std::size_t>(body));
+      for (int i = 0; i < body; ++i) e.mutable_body().push_back(entry(depth + 1));
       return e;
     }
     if (roll < 42 && features_.copies) {

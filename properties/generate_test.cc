@@ -34,14 +34,14 @@ int loop_depth(const std::vector<Entry>& body) {
   int most = 0;
   for (const Entry& e : body) {
     const bool loop = e.kind == Entry::Kind::Range || e.kind == Entry::Kind::Loop;
-    most = std::max(most, loop_depth(e.body) + (loop ? 1 : 0));
+    most = std::max(most, loop_depth(e.body()) + (loop ? 1 : 0));
   }
   return most;
 }
 
 bool flag_through_view(const std::vector<Entry>& body) {
   return std::any_of(body.begin(), body.end(), [](const Entry& e) {
-    return (!e.flag.empty() && e.flag.front().kind != Arg::Kind::Storage) || flag_through_view(e.body);
+    return (!e.flag().empty() && e.flag().front().kind != Arg::Kind::Storage) || flag_through_view(e.body());
   });
 }
 

@@ -16,8 +16,8 @@ namespace {
 // The storage each top-level entry takes, through views, loops and flags.
 void collect_taken(const Entry& e, std::vector<StorageId>& out) {
   for (const Arg& a : e.args) out.push_back(storage_of(a));
-  for (const Entry& inner : e.body) collect_taken(inner, out);
-  for (const Arg& a : e.flag) out.push_back(storage_of(a));
+  for (const Entry& inner : e.body()) collect_taken(inner, out);
+  for (const Arg& a : e.flag()) out.push_back(storage_of(a));
 }
 
 // Whether some entry takes buffers of one device that cannot all fit in 2^64

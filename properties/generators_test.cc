@@ -143,8 +143,8 @@ TEST(Shrinking, AFlagSeenThroughTwoViewsShrinksToAtMostFiveEntries) {
           const std::vector<Entry>* body = bodies.back();
           bodies.pop_back();
           for (const Entry& e : *body) {
-            if (!e.flag.empty() && view_depth(e.flag.front()) >= 2) return true;
-            bodies.push_back(&e.body);
+            if (!e.flag().empty() && view_depth(e.flag().front()) >= 2) return true;
+            bodies.push_back(&e.body());
           }
         }
         return false;

@@ -34,7 +34,7 @@ bool phased_buffer_in_a_flag_loop(const Schedule& s) {
     for (const Entry& e : body) {
       const bool inside = in_flag_loop || e.kind == Entry::Kind::Loop;
       if (inside) for_each_arg(std::span(&e, 1), [&](const Arg& a) { found |= hit(a); });
-      self(self, e.body, inside);
+      self(self, e.body(), inside);
     }
   };
   visit(visit, s.entries, false);

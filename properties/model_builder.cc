@@ -80,10 +80,10 @@ StorageId ModelBuilder::op(const std::string& name, const std::string& out, Byte
 void ModelBuilder::wrap_loop(std::size_t mark, Arg flag) {
   Entry loop;
   loop.kind = Entry::Kind::Loop;
-  loop.body.assign(std::make_move_iterator(s_.entries.begin() + static_cast<std::ptrdiff_t>(mark)),
+  loop.mutable_body().assign(std::make_move_iterator(s_.entries.begin() + static_cast<std::ptrdiff_t>(mark)),
                    std::make_move_iterator(s_.entries.end()));
   s_.entries.resize(mark);
-  loop.flag.push_back(std::move(flag));
+  loop.mutable_flag().push_back(std::move(flag));
   s_.entries.push_back(std::move(loop));
 }
 

@@ -166,7 +166,7 @@ TEST(Decoding, FlagLoopsOverACacheThatGrowsByCopies) {
     loops += e.kind == Entry::Kind::Loop;
     copies += e.kind == Entry::Kind::Copy;
     if (e.kind == Entry::Kind::Loop) {
-      EXPECT_EQ(s->storage[storage_of(e.flag.front())].name, "done." + std::to_string(loops - 1));
+      EXPECT_EQ(s->storage[storage_of(e.flag().front())].name, "done." + std::to_string(loops - 1));
     }
   }
   EXPECT_EQ(loops, 3u);

@@ -149,12 +149,12 @@ void walk_rewrite(const Schedule& s, const Schedule& r, F&& f) {
       const Entry& a = (*level.before)[i];
       const Entry& b = (*level.after)[i];
       const std::string where = fmt::format("{}{}", level.where, i);
-      if (a.kind != b.kind || a.name != b.name || a.flag.size() != b.flag.size()) {
+      if (a.kind != b.kind || a.name != b.name || a.flag().size() != b.flag().size()) {
         fail(fmt::format("the rewrite changed {}", where));
       }
       args(a.args, b.args, where);
-      args(a.flag, b.flag, where + " flag");
-      stack.push_back({&a.body, &b.body, where + "."});
+      args(a.flag(), b.flag(), where + " flag");
+      stack.push_back({&a.body(), &b.body(), where + "."});
     }
   }
 }
@@ -218,8 +218,9 @@ Schedule move_storage(const Schedule& s, const std::vector<std::size_t>& to) {
     bodies.pop_back();
     for (Entry& e : *body) {
       for (Arg& a : e.args) remap(a);
-      for (Arg& a : e.flag) remap(a);
-      bodies.push_back(&e.body);
+      if (!e.loop) continue;
+      for (Arg& a : e.loop->flag) remap(a);
+      bodies.push_back(&e.loop->body);
     }
   }
   return out;
@@ -613,7 +614,7 @@ void adding_unplanned_storage_keeps_the_plan(const Planner& planner, const Sched
       bodies.pop_back();
       for (Entry& e : *body) {
         if (e.kind == Entry::Kind::Kernel) kernels.push_back(&e);
-        bodies.push_back(&e.body);
+        if (e.loop) bodies.push_back(&e.loop->body);
       }
     }
     if (kernels.empty()) continue;

@@ -101,8 +101,8 @@ void take(const Arg& a, std::vector<StorageId>& out) {
 
 void take(const Entry& e, std::vector<StorageId>& out) {
   for (const Arg& a : e.args) take(a, out);
-  for (const Entry& inner : e.body) take(inner, out);
-  for (const Arg& a : e.flag) take(a, out);
+  for (const Entry& inner : e.body()) take(inner, out);
+  for (const Arg& a : e.flag()) take(a, out);
 }
 
 bool planned_kind(const Storage& st) {

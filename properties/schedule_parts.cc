@@ -67,7 +67,7 @@ std::size_t count_entries(const Schedule& s) {
     const std::vector<Entry>* body = bodies.back();
     bodies.pop_back();
     n += body->size();
-    for (const Entry& e : *body) bodies.push_back(&e.body);
+    for (const Entry& e : *body) bodies.push_back(&e.body());
   }
   return n;
 }

@@ -34,8 +34,9 @@ template <class Entries, class F>
 void for_each_arg(Entries&& entries, F&& f) {
   for (auto& e : entries) {
     for (auto& a : e.args) f(a);
-    for (auto& a : e.flag) f(a);
-    for_each_arg(e.body, f);
+    if (!e.loop) continue;
+    for (auto& a : e.loop->flag) f(a);
+    for_each_arg(e.loop->body, f);
   }
 }
 

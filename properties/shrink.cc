@@ -55,7 +55,7 @@ Bytes round_down(Bytes x, Bytes m) { return x - x % m; }
 
 std::vector<Entry>& body_of(Schedule& s, const std::vector<std::size_t>& path, std::size_t levels) {
   std::vector<Entry>* body = &s.entries;
-  for (std::size_t i = 0; i < levels; ++i) body = &(*body)[path[i]].body;
+  for (std::size_t i = 0; i < levels; ++i) body = &(*body)[path[i]].mutable_body();
   return *body;
 }
 
@@ -65,15 +65,15 @@ Entry& entry_at(Schedule& s, const std::vector<std::size_t>& path) {
 
 Arg& arg_at(Schedule& s, const Edit& edit) {
   Entry& e = entry_at(s, edit.path);
-  return edit.arg == Edit::kFlag ? e.flag.front() : e.args[edit.arg];
+  return edit.arg == Edit::kFlag ? e.mutable_flag().front() : e.args[edit.arg];
 }
 
 // The arguments of a loop in the order its entry takes them (SPEC section 3,
 // rule 1): its calls', nested loops' included, then its flag.
 void collect_args(const Entry& e, std::vector<Arg>& out) {
   for (const Arg& a : e.args) out.push_back(a);
-  for (const Entry& inner : e.body) collect_args(inner, out);
-  for (const Arg& a : e.flag) out.push_back(a);
+  for (const Entry& inner : e.body()) collect_args(inner, out);
+  for (const Arg& a : e.flag()) out.push_back(a);
 }
 
 class EditLister {
@@ -106,7 +106,7 @@ class EditLister {
     }
     for (std::size_t i = 0; i < body.size(); ++i) {
       path.push_back(i);
-      removals(body[i].body, path);
+      removals(body[i].body(), path);
       path.pop_back();
     }
   }
@@ -117,7 +117,7 @@ class EditLister {
       path.push_back(i);
       if (e.kind == Entry::Kind::Range || e.kind == Entry::Kind::Loop) {
         edits_.push_back({.kind = Edit::Kind::Unwrap, .path = path});
-        if (!e.body.empty() || e.kind == Entry::Kind::Loop) {
+        if (!e.body().empty() || e.kind == Entry::Kind::Loop) {
           edits_.push_back({.kind = Edit::Kind::Collapse, .path = path});
         }
       }
@@ -129,8 +129,8 @@ class EditLister {
         }
       }
       for (std::size_t a = 0; a < e.args.size(); ++a) view_edits(e.args[a], path, a);
-      if (!e.flag.empty()) view_edits(e.flag.front(), path, Edit::kFlag);
-      entry_edits(e.body, path);
+      if (!e.flag().empty()) view_edits(e.flag().front(), path, Edit::kFlag);
+      entry_edits(e.body(), path);
       path.pop_back();
     }
   }
@@ -193,7 +193,7 @@ Schedule apply(Schedule s, const Edit& edit) {
     case Edit::Kind::Unwrap: {
       std::vector<Entry>& body = body_of(s, edit.path, edit.path.size() - 1);
       const auto at = body.begin() + static_cast<std::ptrdiff_t>(edit.path.back());
-      std::vector<Entry> inner = std::move(at->body);
+      std::vector<Entry> inner = std::move(at->mutable_body());
       body.insert(body.erase(at), std::make_move_iterator(inner.begin()), std::make_move_iterator(inner.end()));
       break;
     }
@@ -215,7 +215,7 @@ Schedule apply(Schedule s, const Edit& edit) {
     case Edit::Kind::LoopToRange: {
       Entry& e = entry_at(s, edit.path);
       e.kind = Entry::Kind::Range;
-      e.flag.clear();
+      e.mutable_flag().clear();
       break;
     }
     case Edit::Kind::RemoveArg: {
@@ -309,8 +309,8 @@ std::vector<std::size_t> shrink_measure(const Schedule& s) {
     for (const Entry& e : *body) {
       if (e.kind == Entry::Kind::Loop) ++loops;
       if (e.kind == Entry::Kind::Copy) ++copies;
-      args += e.args.size() + e.flag.size();
-      bodies.push_back(&e.body);
+      args += e.args.size() + e.flag().size();
+      bodies.push_back(&e.body());
     }
   }
   std::size_t layers = 0;

@@ -37,8 +37,8 @@ void for_each_taken(const Entry& top, TakeStack& stack, Take take) {
         break;
       case Entry::Kind::Range:
       case Entry::Kind::Loop:
-        for (auto it = e.flag.rbegin(); it != e.flag.rend(); ++it) stack.emplace_back(&*it);
-        for (auto it = e.body.rbegin(); it != e.body.rend(); ++it) stack.emplace_back(&*it);
+        for (auto it = e.flag().rbegin(); it != e.flag().rend(); ++it) stack.emplace_back(&*it);
+        for (auto it = e.body().rbegin(); it != e.body().rend(); ++it) stack.emplace_back(&*it);
         break;
     }
   }

@@ -169,7 +169,7 @@ std::optional<std::uint64_t> count_entries(const std::vector<Entry>& entries, st
       total = saturating_add(total, 1);
       continue;
     }
-    std::optional<std::uint64_t> body = count_entries(e.body, iterations, depth + 1);
+    std::optional<std::uint64_t> body = count_entries(e.body(), iterations, depth + 1);
     if (!body) return std::nullopt;
     const std::uint64_t per_iteration = saturating_add(*body, e.kind == Entry::Kind::Loop ? 1 : 0);
     total = saturating_add(total, saturating_mul(per_iteration, iterations));
@@ -210,10 +210,10 @@ class Runner {
     for (std::uint64_t k = 1; k <= iterations_; ++k) {
       iteration_ = iterations_begun_.size();
       iterations_begun_.push_back({around, k});
-      for (const Entry& inner : e.body) {
+      for (const Entry& inner : e.body()) {
         if (!run_entry(inner)) return false;
       }
-      if (e.kind == Entry::Kind::Loop && !use(e, e.flag)) return false;
+      if (e.kind == Entry::Kind::Loop && !use(e, e.flag())) return false;
     }
     iteration_ = around;
     return true;

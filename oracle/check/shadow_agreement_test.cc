@@ -112,8 +112,8 @@ void flatten(const std::vector<Entry>& entries, std::uint64_t iterations,
       continue;
     }
     for (std::uint64_t k = 0; k < iterations; ++k) {
-      flatten(e.body, iterations, calls);
-      if (e.kind == Entry::Kind::Loop) call(e.flag);
+      flatten(e.body(), iterations, calls);
+      if (e.kind == Entry::Kind::Loop) call(e.flag());
     }
   }
 }
