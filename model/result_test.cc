@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 namespace planck {
 namespace {
@@ -39,6 +40,17 @@ TEST(Result, TryReturnsTheFirstError) {
 
 TEST(Result, AnErrorWithoutAKindIsBadInput) {
   EXPECT_TRUE(parse_digit('x').error().kind.empty());
+}
+
+TEST(Result, CopiesItsErrorAndMovesItsValue) {
+  const Result<int> failed = Error{"f:1:2", "bad"};
+  const Result<int> copy = failed;  // NOLINT(performance-unnecessary-copy-initialization)
+  ASSERT_FALSE(copy);
+  EXPECT_EQ(copy.error().message(), "f:1:2: bad");
+  Result<std::string> value = std::string("ok");
+  Result<std::string> moved = std::move(value);
+  ASSERT_TRUE(moved);
+  EXPECT_EQ(*moved, "ok");
 }
 
 }  // namespace

@@ -1,0 +1,70 @@
+#include "model/schedule.h"
+
+#include <gtest/gtest.h>
+
+#include <type_traits>
+#include <utility>
+
+namespace planck {
+namespace {
+
+Arg named(StorageId id) { return Arg{.kind = Arg::Kind::Storage, .storage = id}; }
+
+TEST(Boxed, ACopyOwnsItsOwnView) {
+  Arg a = make_view(Arg::Kind::Shrink, named(3), {}, 8, 16);
+  Arg b = a;
+  b.view->start = 0;
+  b.view->base.storage = 4;
+  EXPECT_EQ(a.view->start, 8u);
+  EXPECT_EQ(storage_of(a), 3u);
+  EXPECT_EQ(storage_of(b), 4u);
+  b = a;
+  EXPECT_EQ(b.view->start, 8u);
+  EXPECT_EQ(storage_of(b), 3u);
+}
+
+TEST(Boxed, AMoveLeavesTheSourceEmpty) {
+  Arg a = make_view(Arg::Kind::After, named(1), {});
+  Arg b = std::move(a);
+  EXPECT_FALSE(a.view);  // NOLINT(bugprone-use-after-move): the moved-from box is empty by contract
+  ASSERT_TRUE(b.view);
+  EXPECT_EQ(storage_of(b), 1u);
+}
+
+// The argument a view holds can replace the view itself: the box takes it
+// before it deletes the view it lived in (ASan reports the use otherwise).
+TEST(Boxed, AViewCanBeReplacedByWhatItViews) {
+  Arg a = make_view(Arg::Kind::Bitcast, make_view(Arg::Kind::Shrink, named(2), {}, 0, 4), {}, 0, 0,
+                    Dtype::Float32);
+  a = std::move(a.view->base);
+  EXPECT_EQ(a.kind, Arg::Kind::Shrink);
+  EXPECT_EQ(a.view->length, 4u);
+  a = std::move(a.view->base);
+  EXPECT_EQ(a.kind, Arg::Kind::Storage);
+  EXPECT_FALSE(a.view);
+  EXPECT_EQ(a.storage, 2u);
+}
+
+TEST(Boxed, AConstBoxGivesAConstValue) {
+  static_assert(std::is_same_v<decltype(*std::declval<const Boxed<View>&>()), const View&>);
+  static_assert(std::is_same_v<decltype(*std::declval<Boxed<View>&>()), View&>);
+  static_assert(std::is_nothrow_move_constructible_v<Entry>);
+}
+
+TEST(Entry, ACallHasNoBodyOrFlagUntilGivenOne) {
+  Entry call{.kind = Entry::Kind::Kernel, .name = "k", .args = {named(0)}};
+  EXPECT_TRUE(call.body().empty());
+  EXPECT_TRUE(call.flag().empty());
+  EXPECT_FALSE(call.loop);
+  Entry loop{.kind = Entry::Kind::Loop};
+  loop.mutable_flag().push_back(named(1));
+  loop.mutable_body().push_back(call);
+  const Entry copy = loop;
+  loop.mutable_body().front().name = "changed";
+  ASSERT_EQ(copy.body().size(), 1u);
+  EXPECT_EQ(copy.body().front().name, "k");
+  EXPECT_EQ(storage_of(copy.flag().front()), 1u);
+}
+
+}  // namespace
+}  // namespace planck
