@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "model/lexical.h"
 #include "model/name_index.h"
 
 namespace planck {
@@ -61,14 +62,20 @@ Resolution resolve(const StorageNames& names, const Plan& p) {
   for (std::size_t i = 0; i < p.placements.size(); ++i) {
     const Placement& pl = p.placements[i];
     ResolvedPlacement& out = r.placements.emplace_back();
-    if (next < s.storage.size() && s.storage[next].name == pl.buffer) {
+    if (next < s.storage.size() && same_word(s.storage[next].name, pl.buffer)) {
       out.storage = names.first_named(static_cast<StorageId>(next));
       ++next;
     } else {
       out.storage = names.find(pl.buffer);
       if (out.storage) next = *out.storage + 1;
     }
-    out.arena = arena_named.find(pl.arena);
+    // Neighbouring placements mostly share an arena, whose name is then
+    // compared instead of looked up.
+    if (i > 0 && same_word(pl.arena, p.placements[i - 1].arena)) {
+      out.arena = r.placements[i - 1].arena;
+    } else {
+      out.arena = arena_named.find(pl.arena);
+    }
     if (!out.storage) {
       r.problems.push_back({.kind = PlanProblem::Kind::UnknownStorage, .index = i, .pos = pl.pos});
       continue;

@@ -47,8 +47,8 @@ std::string_view storage_kind_name(StorageKind k);
 // A device whose name starts with "DISK" is a disk; its storage is never planned.
 bool is_disk(std::string_view device);
 
-// The small members sit together, so that a schedule of a million buffers
-// holds no padding between them.
+// The small members sit together, first, so that a storage record takes 96
+// bytes.
 struct Storage {
   StorageKind kind = StorageKind::Buffer;
   Dtype dtype = Dtype::Int8;
