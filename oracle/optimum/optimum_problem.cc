@@ -46,27 +46,33 @@ Status check_problem(const PackingProblem& p) {
 }
 
 Bytes peak_live(const PackingProblem& p) {
-  // Sweep the starts and ends in time order, an end before a start at the
-  // same time since lifetimes are half-open.
+  // The starts and the ends apart, each in time order, merged with the ends
+  // first at a time since lifetimes are half-open. Items mostly come in order
+  // of their starts, so that sort is mostly a check. An end is taken only
+  // once a later or equal start is, after its own start (lower < upper), so
+  // the live bytes never go below zero.
   struct Event {
     std::int64_t time;
-    bool start;
     Bytes size;
   };
-  std::vector<Event> sweep;
-  sweep.reserve(2 * p.items.size());
+  std::vector<Event> starts;
+  std::vector<Event> ends;
+  starts.reserve(p.items.size());
+  ends.reserve(p.items.size());
   for (const PackingItem& item : p.items) {
-    sweep.push_back({item.lower, true, item.size});
-    sweep.push_back({item.upper, false, item.size});
+    starts.push_back({item.lower, item.size});
+    ends.push_back({item.upper, item.size});
   }
-  std::sort(sweep.begin(), sweep.end(), [](const Event& a, const Event& b) {
-    if (a.time != b.time) return a.time < b.time;
-    return !a.start && b.start;
-  });
+  const auto by_time = [](const Event& a, const Event& b) { return a.time < b.time; };
+  for (std::vector<Event>* events : {&starts, &ends}) {
+    if (!std::is_sorted(events->begin(), events->end(), by_time)) std::sort(events->begin(), events->end(), by_time);
+  }
   Bytes live = 0;
   Bytes peak = 0;
-  for (const Event& e : sweep) {
-    live = e.start ? live + e.size : live - e.size;
+  std::size_t end = 0;
+  for (const Event& start : starts) {
+    for (; end < ends.size() && ends[end].time <= start.time; ++end) live -= ends[end].size;
+    live += start.size;
     peak = std::max(peak, live);
   }
   return peak;

@@ -3,7 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <limits>
 #include <random>
 
@@ -38,6 +40,29 @@ TEST(PackingProblem, PeakCountsItemsThatEndWhereOthersStartApart) {
   EXPECT_EQ(peak_live(problem({{"a", 5, 0, 2}, {"b", 7, 2, 4}})), 7u);
   EXPECT_EQ(peak_live(problem({{"a", 5, 0, 2}, {"b", 7, 2, 4}, {"c", 1, 1, 3}})), 8u);
   EXPECT_EQ(peak_live(problem({})), 0u);
+}
+
+// The peak by its definition: the most bytes alive at any one time.
+TEST(PackingProblem, PeakIsTheMostBytesAliveAtOneTimeInAnyOrderOfItems) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 500; ++trial) {
+    std::vector<PackingItem> items(rng() % 12);
+    for (PackingItem& item : items) {
+      item.size = rng() % 100;
+      item.lower = static_cast<std::int64_t>(rng() % 10) - 3;
+      item.upper = item.lower + 1 + static_cast<std::int64_t>(rng() % 6);
+    }
+    if (trial % 2 == 0) {
+      std::sort(items.begin(), items.end(), [](const PackingItem& a, const PackingItem& b) { return a.lower < b.lower; });
+    }
+    Bytes want = 0;
+    for (std::int64_t t = -3; t < 16; ++t) {
+      Bytes live = 0;
+      for (const PackingItem& item : items) live += item.lower <= t && t < item.upper ? item.size : 0;
+      want = std::max(want, live);
+    }
+    EXPECT_EQ(peak_live(problem(items)), want) << "trial " << trial;
+  }
 }
 
 TEST(PackingProblem, CheckerAcceptsDisjointBytesAndSharedBytesAtDisjointTimes) {
