@@ -37,6 +37,11 @@ inline bool same_word(std::string_view a, std::string_view b) {
   return true;
 }
 
+// Whether text starts with prefix, compared as same_word does.
+inline bool starts_with_word(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() && same_word(text.substr(0, prefix.size()), prefix);
+}
+
 // Where the first control byte of `text` is, or npos. With `tab_is_blank`
 // (.sched and .plan) a tab is not one; a CSV has no blanks and refuses it.
 std::size_t find_control(std::string_view text, bool tab_is_blank);

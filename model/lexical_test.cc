@@ -49,6 +49,17 @@ TEST(Lexical, DecimalsStopBelow2To62) {
   EXPECT_EQ(parse_decimal("", "n").error().what, "n `` is not a decimal number");
 }
 
+TEST(Lexical, WordsCompareByEveryByteAndTheirLength) {
+  EXPECT_TRUE(same_word("kernel", "kernel"));
+  EXPECT_FALSE(same_word("kernel", "kernal"));
+  EXPECT_FALSE(same_word("kernel", "kernels"));
+  EXPECT_TRUE(same_word("", ""));
+  EXPECT_TRUE(starts_with_word("arena12", "arena"));
+  EXPECT_TRUE(starts_with_word("arena", "arena"));
+  EXPECT_FALSE(starts_with_word("aren", "arena"));
+  EXPECT_FALSE(starts_with_word("Arena0", "arena"));
+}
+
 TEST(Cursor, ErrorsNameFileLineAndColumn) {
   Cursor cur("text", "dir/a.plan");
   const Error e = cur.error_at({3, 7}, "what is wrong");

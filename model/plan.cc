@@ -196,7 +196,8 @@ void append_line(std::string& out, std::string_view keyword, std::string_view a,
 // placements print in a fraction of what formatting each line took.
 std::string print_plan(const Plan& p) {
   constexpr std::string_view kHeader = "plan v1\n";
-  constexpr std::size_t kFixed = 6 + 3 + 20 + 1;  // keyword, blanks, the number, the line end
+  // "arena" or "place", three blanks, at most 20 digits, the line end.
+  constexpr std::size_t kFixed = 5 + 3 + 20 + 1;
   std::size_t size = kHeader.size();
   for (const Arena& a : p.arenas) size += kFixed + a.name.size() + a.device.size();
   for (const Placement& pl : p.placements) size += kFixed + pl.buffer.size() + pl.arena.size();

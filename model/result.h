@@ -59,6 +59,7 @@ class [[nodiscard]] Result {
   Value v_;
 };
 
+// For operations that return nothing but may fail.
 struct Ok {};
 using Status = Result<Ok>;
 

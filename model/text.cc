@@ -190,8 +190,7 @@ Expected expected_statements(std::string_view text) {
   constexpr std::string_view kDeclarations[] = {"buffer", "alloc", "param"};
   constexpr std::string_view kEntries[] = {"kernel", "copy", "range", "loop"};
   auto starts_statement = [](std::string_view line, std::string_view keyword) {
-    return line.size() > keyword.size() && same_word(line.substr(0, keyword.size()), keyword) &&
-           is_blank(line[keyword.size()]);
+    return line.size() > keyword.size() && starts_with_word(line, keyword) && is_blank(line[keyword.size()]);
   };
   Expected counts;
   for (std::size_t at = 0; at < text.size();) {

@@ -330,7 +330,7 @@ std::vector<std::string> arena_names(const Schedule& s, std::size_t count) {
   std::unordered_set<std::size_t> used;
   for (const Storage& st : s.storage) {
     const std::string_view name = st.name;
-    if (!same_word(name.substr(0, kPrefix.size()), kPrefix)) continue;
+    if (!starts_with_word(name, kPrefix)) continue;
     const std::string_view digits = name.substr(kPrefix.size());
     std::size_t k = 0;
     const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), k);

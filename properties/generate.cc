@@ -230,8 +230,9 @@ class Builder {
       e.kind = *loop;
       if (e.kind == Entry::Kind::Loop) e.mutable_flag().push_back(arg());
       const int body = c_.percent(8) ? 0 : c_.between(1, 3);
-      e.mutable_body().reserve(static_cast<std::size_t>(body));
-      for (int i = 0; i < body; ++i) e.mutable_body().push_back(entry(depth + 1));
+      std::vector<Entry>& inner = e.mutable_body();
+      inner.reserve(static_cast<std::size_t>(body));
+      for (int i = 0; i < body; ++i) inner.push_back(entry(depth + 1));
       return e;
     }
     if (roll < 42 && features_.copies) {

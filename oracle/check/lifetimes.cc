@@ -36,10 +36,13 @@ void for_each_taken(const Entry& top, TakeStack& stack, Take take) {
         for (const Arg& arg : e.args) take(storage_of(arg));
         break;
       case Entry::Kind::Range:
-      case Entry::Kind::Loop:
-        for (auto it = e.flag().rbegin(); it != e.flag().rend(); ++it) stack.emplace_back(&*it);
-        for (auto it = e.body().rbegin(); it != e.body().rend(); ++it) stack.emplace_back(&*it);
+      case Entry::Kind::Loop: {
+        const std::vector<Arg>& flag = e.flag();
+        const std::vector<Entry>& body = e.body();
+        for (auto it = flag.rbegin(); it != flag.rend(); ++it) stack.emplace_back(&*it);
+        for (auto it = body.rbegin(); it != body.rend(); ++it) stack.emplace_back(&*it);
         break;
+      }
     }
   }
 }
