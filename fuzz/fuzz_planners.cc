@@ -136,7 +136,7 @@ void check_rewrite(std::string_view name, const Plan& plan, const harness::Sched
     fail(name, "rewrite-error", "the rewrite of a valid plan failed: " + rewritten.error().message(), s);
   }
   for (const oracle::Lifetime& l : oracle::planned_buffers(*rewritten)) {
-    const std::string& left = rewritten->storage[l.storage].name;
+    const Name& left = rewritten->storage[l.storage].name;
     bool is_arena = false;
     for (const Arena& a : plan.arenas) is_arena = is_arena || a.name == left;
     if (!is_arena) fail(name, "rewrite-still-plans", "the rewritten schedule still plans " + left, s);

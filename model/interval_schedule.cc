@@ -54,7 +54,7 @@ Result<Schedule> interval_schedule(const IntervalProblem& p, Bytes unit) {
     steps = std::max(steps, row.upper);
     Storage st;
     st.name = row.id;
-    st.device = std::string(kIntervalDevice);
+    st.device = kIntervalDevice;
     st.dtype = Dtype::Int8;
     st.bytes = *bytes;
     st.pos = {row.line, 1};

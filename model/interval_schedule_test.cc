@@ -37,7 +37,7 @@ std::map<std::string, std::pair<std::size_t, std::size_t>> lifetimes(const Sched
   std::map<std::string, std::pair<std::size_t, std::size_t>> life;
   for (std::size_t t = 0; t < s.entries.size(); ++t) {
     for (const Arg& a : s.entries[t].args) {
-      const std::string& name = s.storage[storage_of(a)].name;
+      const Name& name = s.storage[storage_of(a)].name;
       auto [it, first] = life.try_emplace(name, t, t);
       if (!first) it->second.second = t;
     }

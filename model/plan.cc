@@ -143,7 +143,7 @@ Status PlanParser::parse_arena(const Statement& st) {
   PLANCK_ASSIGN(const Fields f,
                 parse_fields(st, {"the arena's name", "the arena's device", "the arena's size in bytes",
                                   "arena size", "NAME DEVICE SIZE"}));
-  plan_.arenas.push_back({std::string(f.first.text), std::string(f.second.text), f.number, st.words[0].pos});
+  plan_.arenas.push_back({Name(f.first.text), Name(f.second.text), f.number, st.words[0].pos});
   return Ok{};
 }
 
@@ -151,7 +151,7 @@ Status PlanParser::parse_place(const Statement& st) {
   PLANCK_ASSIGN(const Fields f, parse_fields(st, {"the buffer's name", "the arena's name",
                                                   "the place in bytes", "place", "BUFFER ARENA PLACE"}));
   plan_.placements.push_back(
-      {std::string(f.first.text), std::string(f.second.text), f.number, st.words[0].pos});
+      {Name(f.first.text), Name(f.second.text), f.number, st.words[0].pos});
   return Ok{};
 }
 

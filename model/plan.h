@@ -17,15 +17,15 @@
 namespace planck {
 
 struct Arena {
-  std::string name;
-  std::string device;
+  Name name;
+  Name device;
   Bytes size = 0;
   SourcePos pos;
 };
 
 struct Placement {
-  std::string buffer;
-  std::string arena;
+  Name buffer;
+  Name arena;
   Bytes place = 0;  // the buffer's bytes start at place + phase
   SourcePos pos;
 };

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/name.h"
 #include "model/result.h"
 
 namespace planck {
@@ -47,15 +48,15 @@ std::string_view storage_kind_name(StorageKind k);
 // A device whose name starts with "DISK" is a disk; its storage is never planned.
 bool is_disk(std::string_view device);
 
-// The small members sit together, first, so that a storage record takes 96
-// bytes.
+// The small members sit together, first, so that a storage record takes 64
+// bytes, a cache line.
 struct Storage {
   StorageKind kind = StorageKind::Buffer;
   Dtype dtype = Dtype::Int8;
   bool held = false;  // buffer only: its contents outlive the schedule
   SourcePos pos;
-  std::string name;
-  std::string device;
+  Name name;
+  Name device;
   Bytes bytes = 0;
   Bytes phase = 0;    // buffer only: it starts at an address = phase (mod 256)
 };
@@ -136,12 +137,12 @@ inline StorageId storage_of(const Arg& arg) {
 }
 
 // The small members sit first and a call holds no room for a loop's parts,
-// so that an entry takes 80 bytes.
+// so that an entry takes 64 bytes.
 struct Entry {
   enum class Kind : std::uint8_t { Kernel, Copy, Range, Loop };
   Kind kind = Kind::Kernel;
   SourcePos pos;
-  std::string name;       // Kernel: the kernel's name
+  Name name;              // Kernel: the kernel's name
   std::vector<Arg> args;  // Kernel: its arguments; Copy: destination, source
   Boxed<Loop> loop;       // Range, Loop: the body and the flag, once either is given
 

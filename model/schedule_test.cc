@@ -10,6 +10,13 @@ namespace {
 
 Arg named(StorageId id) { return Arg{.kind = Arg::Kind::Storage, .storage = id}; }
 
+// The records a schedule holds one of per buffer, at their sizes: a cache line each.
+TEST(Records, StorageAndEntryTakeACacheLineEach) {
+  static_assert(sizeof(Storage) == 64);
+  static_assert(sizeof(Entry) == 64);
+  static_assert(sizeof(Arg) == 24);
+}
+
 TEST(Boxed, ACopyOwnsItsOwnView) {
   Arg a = make_view(Arg::Kind::Shrink, named(3), {}, 8, 16);
   Arg b = a;

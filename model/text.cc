@@ -502,10 +502,10 @@ Status Parser::parse_declaration(const Token& keyword, StorageKind kind) {
             quoted(name.text)));
   }
   wait_for({.kind = Lookup::Kind::Declare, .key = StorageIndex::key(name.text), .pos = name.pos});
-  st.name = std::string(name.text);
+  st.name = name.text;
 
   PLANCK_ASSIGN(const Token device, expect(Tok::Word, "a device"));
-  st.device = std::string(device.text);
+  st.device = device.text;
   PLANCK_ASSIGN(st.dtype, parse_dtype());
 
   const SourcePos bytes_pos = lex_.peek().pos;
@@ -559,7 +559,7 @@ Status Parser::parse_options(Storage& st) {
 Status Parser::parse_call(Entry& e) {
   if (e.kind == Entry::Kind::Kernel) {
     PLANCK_ASSIGN(const Token name, expect(Tok::Word, "a kernel name"));
-    e.name = std::string(name.text);
+    e.name = name.text;
   }
   // The arguments gather in args_, so that each call's list is allocated
   // once, at its size.

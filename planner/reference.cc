@@ -145,7 +145,7 @@ std::vector<DeviceGroup> group_by_device(const Schedule& s, const std::vector<Li
   std::vector<std::size_t> count;
   std::size_t last = 0;  // the previous buffer's device: neighbours mostly share one
   for (std::size_t i = 0; i < lives.size(); ++i) {
-    const std::string& device = s.storage[lives[i].buffer].device;
+    const Name& device = s.storage[lives[i].buffer].device;
     if (out.empty() || !same_word(out[last].device, device)) {
       auto [it, fresh] = index.try_emplace(device, out.size());
       if (fresh) {
@@ -293,7 +293,8 @@ Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
     if (end) end = checked_round_up(*end, kPlaceAlign);
     return end;
   };
-  const std::vector<std::string> names = arena_names(s, devices.size());
+  const std::vector<std::string> arena_texts = arena_names(s, devices.size());
+  const std::vector<Name> names(arena_texts.begin(), arena_texts.end());
   std::vector<std::uint32_t> arena_of(lives.size());
   for (std::size_t d = 0; d < devices.size(); ++d) {
     for (std::size_t i : devices[d].buffers) arena_of[i] = static_cast<std::uint32_t>(d);

@@ -243,7 +243,7 @@ class Builder {
       return e;
     }
     e.kind = Entry::Kind::Kernel;
-    e.name = std::string(kKernels[c_.below(kKernels.size())]);
+    e.name = kKernels[c_.below(kKernels.size())];
     const int args = c_.percent(5) ? 0 : c_.between(1, 4);
     e.args.reserve(static_cast<std::size_t>(args));
     for (int i = 0; i < args; ++i) e.args.push_back(arg());

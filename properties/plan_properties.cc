@@ -238,7 +238,7 @@ std::string normalized(const Plan& p, const std::map<std::string, std::string>& 
   for (const Placement& pl : p.placements) {
     auto name = rename.find(pl.buffer);
     auto in = arena.find(pl.arena);
-    out += fmt::format("place {} #{} {}\n", name == rename.end() ? pl.buffer : name->second,
+    out += fmt::format("place {} #{} {}\n", name == rename.end() ? pl.buffer.str() : name->second,
                        in == arena.end() ? std::string("?") : std::to_string(in->second), pl.place);
   }
   return out;
@@ -463,7 +463,7 @@ void arena_between_peak_and_total(const Planner& planner, const Schedule& s) {
   const std::vector<ModelLifetime> lives = model_lifetimes(s);
   std::vector<std::string> devices;
   for (const ModelLifetime& l : lives) {
-    const std::string& d = s.storage[l.buffer].device;
+    const Name& d = s.storage[l.buffer].device;
     if (std::find(devices.begin(), devices.end(), d) == devices.end()) devices.push_back(d);
   }
   for (const std::string& device : devices) {
@@ -660,8 +660,8 @@ void checker_rejects_a_buffer_moved_onto_a_live_neighbour(const Planner& planner
   if (!oracle::check_plan(live, plan).empty()) fail("the plan is invalid before any buffer is moved");
   const auto [still, moved] = candidates[static_cast<std::size_t>(pick_seed() % candidates.size())];
   Plan broken = plan;
-  const std::string& target = live.storage[still].name;
-  const std::string& mover = live.storage[moved].name;
+  const Name& target = live.storage[still].name;
+  const Name& mover = live.storage[moved].name;
   Bytes onto = 0;
   for (const Placement& pl : plan.placements) {
     if (pl.buffer == target) onto = pl.place;

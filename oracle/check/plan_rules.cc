@@ -88,7 +88,7 @@ class PlanRules {
       const Unplanned why = why_unplanned(st);
       report({.rule = Rule::NotPlanned,
               .buffers = {pl.buffer},
-              .devices = why == Unplanned::OnDisk ? std::vector{st.device} : std::vector<std::string>{},
+              .devices = why == Unplanned::OnDisk ? std::vector<std::string>{st.device} : std::vector<std::string>{},
               .plan_lines = {line},
               .unplanned = why});
       return;
@@ -160,9 +160,9 @@ class PlanRules {
   void judge_devices() {
     std::vector<std::string_view> devices;  // with planned buffers, in order of first use
     std::unordered_set<std::string_view> with_buffers;
-    const std::string* previous = nullptr;  // most buffers share the device of the one before
+    const Name* previous = nullptr;  // most buffers share the device of the one before
     for (const Lifetime& life : planned_) {
-      const std::string& device = s_.storage[life.storage].device;
+      const Name& device = s_.storage[life.storage].device;
       if (previous && device == *previous) continue;
       previous = &device;
       if (with_buffers.insert(device).second) devices.push_back(device);

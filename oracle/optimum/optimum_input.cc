@@ -89,7 +89,7 @@ Result<Plan> schedule_plan(const Schedule& s, const std::vector<DevicePacking>& 
     PLANCK_ASSIGN(const Bytes size, to_bytes(arenas[d], "the arena of device " + devices[d].device));
     plan.arenas.push_back({name, devices[d].device, size, {}});
     for (std::size_t i = 0; i < devices[d].buffers.size() && i < offsets[d].size(); ++i) {
-      const std::string& buffer = s.storage[devices[d].buffers[i]].name;
+      const Name& buffer = s.storage[devices[d].buffers[i]].name;
       PLANCK_ASSIGN(const Bytes place, to_bytes(offsets[d][i], "the place of buffer " + buffer));
       plan.placements.push_back({buffer, name, place, {}});
     }
