@@ -1,5 +1,6 @@
 // Any bytes as a .sched file: the parser either fails with a placed error or
-// gives a schedule whose canonical text parses back to itself; every
+// gives a schedule whose canonical text parses back to itself, and reading
+// every line token by token gives the same records or the same error; every
 // planner's plan of it passes the checker, and the rewrite succeeds.
 
 #include <cstddef>
@@ -11,6 +12,7 @@
 #include "oracle/check/checker.h"
 #include "planner/planner.h"
 #include "planner/rewrite.h"
+#include "model/dump.h"
 #include "model/text.h"
 
 namespace {
@@ -26,6 +28,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace planck;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   auto s = parse_schedule(text, "fuzz.sched");
+  auto by_tokens = parse_schedule_by_tokens(text, "fuzz.sched");
+  if (bool(s) != bool(by_tokens)) {
+    fail("the plain-line path and the token path disagree on whether the text parses",
+         s ? by_tokens.error().message() : s.error().message());
+  }
+  if (!s && s.error().message() != by_tokens.error().message()) {
+    fail("the plain-line path and the token path report different errors",
+         s.error().message() + "\n" + by_tokens.error().message());
+  }
+  if (s && dump_schedule(*s) != dump_schedule(*by_tokens)) {
+    fail("the plain-line path and the token path make different records",
+         dump_schedule(*s) + "\n" + dump_schedule(*by_tokens));
+  }
   if (!s) {
     if (s.error().where.rfind("fuzz.sched:", 0) != 0) fail("error without a place", s.error().message());
     return 0;

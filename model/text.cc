@@ -1,6 +1,7 @@
 #include "model/text.h"
 
 #include <array>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -81,6 +82,9 @@ class Lexer {
     peeked_ = false;
     return t;
   }
+
+  // Whether a token was read ahead: the cursor is past it.
+  bool has_peeked() const { return peeked_; }
 
  private:
   // Reads the next token into t, field by field: a token returned whole
@@ -236,8 +240,11 @@ static_assert(std::is_nothrow_move_constructible_v<Entry>);
 // error is the one reported, as the first in the file.
 class Parser {
  public:
-  Parser(std::string_view text, std::string_view file, Expected expected)
-      : cur_(text, file), lex_(cur_), names_(expected.storage, StorageNames{&schedule_.storage}) {
+  Parser(std::string_view text, std::string_view file, Expected expected, bool plain_lines)
+      : plain_lines_(plain_lines),
+        cur_(text, file),
+        lex_(cur_),
+        names_(expected.storage, StorageNames{&schedule_.storage}) {
     schedule_.source = std::string(file);
     schedule_.storage.reserve(expected.storage);
     schedule_.entries.reserve(expected.entries);
@@ -278,6 +285,14 @@ class Parser {
   }
 
   Status parse_header();
+  // A statement in one of the shapes nearly every line of a large schedule
+  // takes, read in one pass over the line's bytes instead of token by token:
+  // `buffer|alloc|param NAME DEVICE DTYPE SIZE`, `kernel NAME ARG...` or
+  // `copy DST SRC`, each argument naming storage, the words between blanks
+  // and nothing else on the line. It makes what parse_statement would.
+  // Any other line, or one that parse_statement would refuse, is left to
+  // it (nullopt, nothing read), so that each message has one source.
+  std::optional<Status> parse_plain_line(std::vector<Entry>& out, int depth);
   Status parse_statement(std::vector<Entry>& out, int depth);
   Status parse_declaration(const Token& keyword, StorageKind kind);
   Status parse_options(Storage& st);
@@ -325,6 +340,7 @@ class Parser {
   // the file and are dropped, so that no later error replaces it.
   Error drop_lookups(Error e);
 
+  bool plain_lines_;  // whether parse_plain_line is tried
   Cursor cur_;
   Lexer lex_;
   Schedule schedule_;
@@ -413,6 +429,10 @@ Error Parser::drop_lookups(Error e) {
 Result<Schedule> Parser::run() {
   PLANCK_TRY(parse_header());
   for (;;) {
+    if (std::optional<Status> s = parse_plain_line(schedule_.entries, 0)) {
+      if (!*s) return first_error(std::move(*s).error());
+      continue;
+    }
     const Token& t = lex_.peek();
     if (t.kind == Tok::End) break;
     if (t.kind == Tok::Newline) {
@@ -441,6 +461,88 @@ Status Parser::parse_header() {
     return unexpected(end, "the end of the line after `schedule v1`");
   }
   return Ok{};
+}
+
+std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int depth) {
+  // Longer lines, and more words, than plain statements have take the token path.
+  constexpr std::size_t kMaxLine = 4096;
+  constexpr std::size_t kMaxWords = 16;
+  if (!plain_lines_ || lex_.has_peeked()) return std::nullopt;
+  const std::string_view line = cur_.rest_of_line();
+  const SourcePos start = cur_.pos();
+  if (line.size() > kMaxLine || start.col > INT_MAX / 2) return std::nullopt;
+
+  std::array<std::string_view, kMaxWords> words;
+  std::size_t count = 0;
+  for (std::size_t i = 0;;) {
+    while (i < line.size() && is_blank(line[i])) ++i;
+    if (i == line.size()) break;
+    const std::size_t begin = i;
+    while (i < line.size() && !ends_word(line[i])) ++i;
+    if (i < line.size() && !is_blank(line[i])) return std::nullopt;  // punctuation, '#' or a control byte
+    if (count == kMaxWords) return std::nullopt;
+    words[count++] = line.substr(begin, i - begin);
+  }
+  if (count == 0) return std::nullopt;
+  const auto at = [&](std::string_view word) {
+    return SourcePos{start.line, start.col + static_cast<int>(word.data() - line.data())};
+  };
+
+  const std::string_view k = words[0];
+  std::optional<StorageKind> storage;
+  if (same_word(k, "buffer")) storage = StorageKind::Buffer;
+  if (same_word(k, "alloc")) storage = StorageKind::Alloc;
+  if (same_word(k, "param")) storage = StorageKind::Param;
+  if (storage) {
+    if (count != 5 || depth > 0) return std::nullopt;
+    const std::string_view name = words[1];
+    if (is_reserved(name) || !is_storage_name(name)) return std::nullopt;
+    const std::optional<Dtype> dtype = dtype_from_name(words[3]);
+    if (!dtype) return std::nullopt;
+    Result<Bytes> bytes = parse_decimal(words[4], "size");
+    if (!bytes || *bytes % dtype_size(*dtype) != 0) return std::nullopt;
+
+    cur_.take(line.size());
+    cur_.take_line_end();
+    Storage st;
+    st.kind = *storage;
+    st.pos = at(k);
+    st.name = name;
+    st.device = words[2];
+    st.dtype = *dtype;
+    st.bytes = *bytes;
+    schedule_.storage.push_back(std::move(st));
+    const Lookup declare{.kind = Lookup::Kind::Declare,
+                         .key = StorageIndex::key(name),
+                         .pos = at(name),
+                         .declared = schedule_.storage.size() - 1};
+    names_.prefetch(declare.key);
+    return queue(declare);
+  }
+
+  const bool kernel = same_word(k, "kernel");
+  if (!kernel && !same_word(k, "copy")) return std::nullopt;
+  const std::size_t first_arg = kernel ? 2 : 1;
+  if (kernel ? count < 2 : count != 3) return std::nullopt;
+  for (std::size_t i = first_arg; i < count; ++i) {
+    if (view_kind(words[i])) return std::nullopt;  // a view's head, without its `(`
+  }
+
+  cur_.take(line.size());
+  cur_.take_line_end();
+  Entry e;
+  e.pos = at(k);
+  e.kind = kernel ? Entry::Kind::Kernel : Entry::Kind::Copy;
+  if (kernel) e.name = words[1];
+  e.args.resize(count - first_arg);
+  for (std::size_t i = first_arg; i < count; ++i) {
+    Arg& arg = e.args[i - first_arg];
+    arg.pos = at(words[i]);
+    wait_for({.kind = Lookup::Kind::Use, .key = StorageIndex::key(words[i]), .pos = arg.pos});
+  }
+  if (Status s = queue_waiting(e.args); !s) return s;
+  out.push_back(std::move(e));
+  return Status(Ok{});
 }
 
 // `depth` is the number of loops around the statement.
@@ -598,6 +700,10 @@ Status Parser::parse_loop(Entry& e, int depth) {
 
 Status Parser::parse_body(const Token& open, std::vector<Entry>& body, int depth) {
   for (;;) {
+    if (std::optional<Status> s = parse_plain_line(body, depth)) {
+      PLANCK_TRY(std::move(*s));
+      continue;
+    }
     const Token& t = lex_.peek();
     if (t.kind == Tok::Newline) {
       lex_.take();
@@ -807,7 +913,11 @@ void append_entries(std::string& out, const Schedule& s) {
 }  // namespace
 
 Result<Schedule> parse_schedule(std::string_view text, std::string_view file) {
-  return Parser(text, file, expected_statements(text)).run();
+  return Parser(text, file, expected_statements(text), true).run();
+}
+
+Result<Schedule> parse_schedule_by_tokens(std::string_view text, std::string_view file) {
+  return Parser(text, file, expected_statements(text), false).run();
 }
 
 Result<Schedule> read_schedule(const std::string& path) {

@@ -1,5 +1,6 @@
 #include "model/text.h"
 
+#include "model/dump.h"
 #include "model/file.h"
 #include "tests/spec_example.h"
 
@@ -25,8 +26,22 @@ using ::testing::HasSubstr;
 
 using testing::kSpecExample;
 
+// The parser reads plain lines by a fast path and the others token by
+// token: read token by token alone, text must give the same records, or
+// the same error.
+void expect_both_paths_agree(std::string_view text, const Result<Schedule>& r) {
+  const Result<Schedule> by_tokens = parse_schedule_by_tokens(text, "t.sched");
+  ASSERT_EQ(bool(r), bool(by_tokens)) << (r ? by_tokens.error().message() : r.error().message()) << "\n" << text;
+  if (r) {
+    EXPECT_EQ(dump_schedule(*r), dump_schedule(*by_tokens)) << text;
+  } else {
+    EXPECT_EQ(r.error().message(), by_tokens.error().message()) << text;
+  }
+}
+
 Schedule parse_ok(std::string_view text) {
   Result<Schedule> r = parse_schedule(text, "t.sched");
+  expect_both_paths_agree(text, r);
   if (!r) {
     ADD_FAILURE() << r.error().message();
     return {};
@@ -36,6 +51,7 @@ Schedule parse_ok(std::string_view text) {
 
 Error parse_error(std::string_view text) {
   Result<Schedule> r = parse_schedule(text, "t.sched");
+  expect_both_paths_agree(text, r);
   if (r) {
     ADD_FAILURE() << "parsed, but should not have:\n" << text;
     return {};
@@ -50,6 +66,63 @@ std::string repeat(std::string_view s, int n) {
 }
 
 // ---------------------------------------------------------------- the model
+
+TEST(TextPlainLines, EachShapeMakesTheRecordsOfTheTokenPath) {
+  const Schedule s = parse_ok(
+      "schedule v1\n"
+      "param x CUDA float32 4096\n"
+      "alloc\tw  CPU int8 16\n"
+      "buffer t0 CUDA:1 float16 2 \n"
+      "  buffer t1 CUDA bfloat16 0\n"
+      "kernel k0 t0 x x\n"
+      "kernel lonely\n"
+      "copy t1 t0\n"
+      "range {\n"
+      "  kernel k1 t1 t0\n"
+      "\tcopy t0 t1\n"
+      "}\n"
+      "loop flag=t0 { kernel k2 t0\n"
+      "}\n"
+      "kernel last t1 t0");
+  ASSERT_EQ(s.storage.size(), 4u);
+  EXPECT_EQ(s.storage[1].name, "w");
+  EXPECT_EQ(s.storage[1].pos.col, 1);
+  EXPECT_EQ(s.storage[3].pos.col, 3);
+  ASSERT_EQ(s.entries.size(), 6u);
+  EXPECT_EQ(s.entries[0].args[2].pos.col, 16);
+  EXPECT_EQ(s.entries[3].body()[1].args[1].storage, 3u);
+  EXPECT_EQ(s.entries[4].body()[0].args[0].pos.col, 26);
+}
+
+TEST(TextPlainLines, WhatTheTokenPathWouldRefuseItRefusesTheSame) {
+  const char* const kTexts[] = {
+      "schedule v1\nbuffer range CUDA int8 4\n",            // a reserved word
+      "schedule v1\nbuffer 9t CUDA int8 4\n",               // not a storage name
+      "schedule v1\nbuffer t CUDA int9 4\n",                // no such dtype
+      "schedule v1\nbuffer t CUDA int32 6\n",               // not a multiple of the dtype
+      "schedule v1\nbuffer t CUDA int32 x6\n",              // not a number
+      "schedule v1\nbuffer t CUDA int32 99999999999999999999\n",
+      "schedule v1\nbuffer t CUDA int32\n",                 // too few words
+      "schedule v1\nbuffer t CUDA int32 4 helld\n",         // an unknown option
+      "schedule v1\nparam t CUDA int32 4 held\n",           // an option on a param
+      "schedule v1\nbuffer t CUDA int8 4\nbuffer t CUDA int8 4\n",   // declared twice
+      "schedule v1\nkernel k t\n",                          // undeclared
+      "schedule v1\nbuffer t CUDA int8 4\nkernel k shrink t\n",     // a view without `(`
+      "schedule v1\nbuffer t CUDA int8 4\nkernel k after\n",
+      "schedule v1\nbuffer t CUDA int8 4\ncopy t\n",       // too few for a copy
+      "schedule v1\nbuffer t CUDA int8 4\ncopy t t t\n",   // too many
+      "schedule v1\nbuffer t CUDA int8 4\nrange {\n  buffer u CUDA int8 4\n}\n",  // inside a loop
+      "schedule v1\nbuffer t CUDA int8 4\nkernel k t\r\nkernel k u\r\n",  // CRLF
+      "schedule v1\nbuffer t CUDA int8 4\nkernel k t # u\nkernel k u\n",   // a comment
+      "schedule v1\nbuffer t CUDA int8 4\nkernel k t\x07\n",             // a control byte
+      "schedule v1\nbuffer t CUDA int8 4\nkernel k t }\n",
+      "schedule v1\nbuffer t CUDA int8 4\nkernel k t\n}\n",
+      "schedule v1\nbuffer t CUDA int8 4\nkernel k u t\nkernel k v\n",  // the first of two errors
+      "schedule v1\nbuffer t CUDA int8 4\nkernel k t u\nbuffer t CUDA int8 4\n",
+      "schedule v1\nbuffer t CUDA int8 4\nkernel k t t t t t t t t t t t t t t t t t u\n",  // many words
+  };
+  for (const char* text : kTexts) parse_error(text);
+}
 
 TEST(TextParse, SpecExampleBuildsTheModel) {
   Schedule s = parse_ok(kSpecExample);

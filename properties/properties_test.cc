@@ -4,8 +4,15 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
+#include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "model/dump.h"
+#include "model/text.h"
 
 #include "planner/planner.h"
 #include "properties/generators.h"
@@ -115,6 +122,79 @@ TEST_P(FastHeuristicProperty, AgreesByteForByteWithItsPlainTwin) { run(schedules
 TEST_P(FastHeuristicProperty, AgreesWithItsPlainTwinWhenSizesTie) { run(schedules(tied_sizes())); }
 
 TEST_P(FastHeuristicProperty, FailsAsItsPlainTwinDoesOnOverflow) { run(overflowing_schedules()); }
+
+// The parser reads plain lines by a fast path and the others token by
+// token: read token by token alone, the text must give the same records, or
+// the same error.
+void both_parser_paths_agree(const std::string& text) {
+  const Result<Schedule> fast = parse_schedule(text, "t.sched");
+  const Result<Schedule> by_tokens = parse_schedule_by_tokens(text, "t.sched");
+  if (bool(fast) != bool(by_tokens)) {
+    RC_FAIL(fmt::format("only {} parses:\n{}\nthe other: {}", fast ? "the plain-line path" : "the token path", text,
+                        fast ? by_tokens.error().message() : fast.error().message()));
+  }
+  if (!fast && fast.error().message() != by_tokens.error().message()) {
+    RC_FAIL(fmt::format("different errors:\n{}\nplain lines: {}\ntokens: {}", text, fast.error().message(),
+                        by_tokens.error().message()));
+  }
+  if (fast && dump_schedule(*fast) != dump_schedule(*by_tokens)) {
+    RC_FAIL(fmt::format("different records:\n{}\nplain lines:\n{}\ntokens:\n{}", text, dump_schedule(*fast),
+                        dump_schedule(*by_tokens)));
+  }
+}
+
+// The printed text of random schedules with a few bytes inserted, replaced
+// or removed.
+TEST(Parser, ThePlainLinePathAgreesWithTheTokenPathOnChangedSchedules) {
+  check(
+      [] {
+        std::string text = print_schedule(*schedules());
+        const int edits = *rc::gen::inRange(0, 6);
+        for (int i = 0; i < edits; ++i) {
+          const std::string piece = *rc::gen::element<std::string>(
+              " ", "\t", "\n", "\r", "#", "(", ")", ",", "{", "}", "=", "\x07", "0", "9", "x", "_", "\r\n");
+          const std::size_t at = *rc::gen::inRange<std::size_t>(0, text.size() + 1);
+          switch (*rc::gen::inRange(0, 3)) {
+            case 0: text.insert(at, piece); break;
+            case 1: text.replace(at, 1, piece); break;
+            default: text.erase(at, 1); break;
+          }
+        }
+        both_parser_paths_agree(text);
+      },
+      kCases);
+}
+
+// Lines of words near the plain shapes, most of them plain: a keyword, then
+// names, devices, dtypes, numbers and now and then a word that makes the
+// line something else, between blanks of one kind or another.
+TEST(Parser, ThePlainLinePathAgreesWithTheTokenPathOnLinesOfWords) {
+  check(
+      [] {
+        const std::vector<std::string> keywords = {"buffer", "buffer", "alloc", "param",  "kernel", "kernel",
+                                                   "copy",   "range",  "loop",  "}",      "#",      "held"};
+        const std::vector<std::string> words = {
+            "t0",    "t1",  "t2",     "t3",     "CUDA",   "CPU:1",  "int8",   "int32",   "float16", "0",
+            "4",     "6",   "1024",   "x4",     "99999999999999999999",   "shrink", "after",   "bitcast",
+            "range", "held", "phase=8", "{",    "}",      "#",      "(",      "shrink(t0, 0, 1)", "\x07", ""};
+        const std::vector<std::string> blanks = {" ", " ", " ", "  ", "\t"};
+        std::string text = "schedule v1\n";
+        const int lines = *rc::gen::inRange(1, 30);
+        for (int l = 0; l < lines; ++l) {
+          if (*rc::gen::inRange(0, 4) == 0) text += *rc::gen::elementOf(blanks);
+          text += *rc::gen::elementOf(keywords);
+          const int count = *rc::gen::inRange(0, 7);
+          for (int w = 0; w < count; ++w) {
+            text += *rc::gen::elementOf(blanks);
+            text += *rc::gen::elementOf(words);
+          }
+          if (*rc::gen::inRange(0, 8) == 0) text += *rc::gen::elementOf(blanks);
+          text += *rc::gen::inRange(0, 10) == 0 ? "\r\n" : "\n";
+        }
+        both_parser_paths_agree(text);
+      },
+      kCases);
+}
 
 INSTANTIATE_TEST_SUITE_P(Heuristics, FastHeuristicProperty, ::testing::Values("greedy", "bysize"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
