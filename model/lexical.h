@@ -123,12 +123,8 @@ class Cursor {
     return take(end - i_);
   }
 
-  // The bytes from the cursor up to the next "\n" (a "\r" before it
-  // included) or the end of the text, not moved past.
-  std::string_view rest_of_line() const {
-    const std::string_view rest = text_.substr(i_);
-    return rest.substr(0, rest.find('\n'));
-  }
+  // The bytes from the cursor to the end of the text, not moved past.
+  std::string_view rest() const { return text_.substr(i_); }
 
   // The line end at the cursor, "\n" or "\r\n", moved past; empty if there
   // is none here.

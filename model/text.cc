@@ -468,21 +468,25 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   constexpr std::size_t kMaxLine = 4096;
   constexpr std::size_t kMaxWords = 16;
   if (!plain_lines_ || lex_.has_peeked()) return std::nullopt;
-  const std::string_view line = cur_.rest_of_line();
   const SourcePos start = cur_.pos();
-  if (line.size() > kMaxLine || start.col > INT_MAX / 2) return std::nullopt;
+  if (start.col > INT_MAX / 2) return std::nullopt;
 
+  // The words up to the line end, in one pass: a byte that ends a word and
+  // is neither a blank nor the "\n" sends the line to the token path.
+  const std::string_view rest = cur_.rest();
   std::array<std::string_view, kMaxWords> words;
   std::size_t count = 0;
-  for (std::size_t i = 0;;) {
-    while (i < line.size() && is_blank(line[i])) ++i;
-    if (i == line.size()) break;
+  std::size_t i = 0;
+  for (;;) {
+    while (i < rest.size() && is_blank(rest[i])) ++i;
+    if (i == rest.size() || rest[i] == '\n') break;
     const std::size_t begin = i;
-    while (i < line.size() && !ends_word(line[i])) ++i;
-    if (i < line.size() && !is_blank(line[i])) return std::nullopt;  // punctuation, '#' or a control byte
-    if (count == kMaxWords) return std::nullopt;
-    words[count++] = line.substr(begin, i - begin);
+    while (i < rest.size() && !ends_word(rest[i])) ++i;
+    if (i < rest.size() && !is_blank(rest[i]) && rest[i] != '\n') return std::nullopt;  // punctuation, '#', a control byte
+    if (count == kMaxWords || i > kMaxLine) return std::nullopt;
+    words[count++] = rest.substr(begin, i - begin);
   }
+  const std::string_view line = rest.substr(0, i);
   if (count == 0) return std::nullopt;
   const auto at = [&](std::string_view word) {
     return SourcePos{start.line, start.col + static_cast<int>(word.data() - line.data())};
@@ -504,14 +508,8 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
 
     cur_.take(line.size());
     cur_.take_line_end();
-    Storage st;
-    st.kind = *storage;
-    st.pos = at(k);
-    st.name = name;
-    st.device = words[2];
-    st.dtype = *dtype;
-    st.bytes = *bytes;
-    schedule_.storage.push_back(std::move(st));
+    schedule_.storage.push_back(
+        {.kind = *storage, .dtype = *dtype, .pos = at(k), .name = name, .device = words[2], .bytes = *bytes});
     const Lookup declare{.kind = Lookup::Kind::Declare,
                          .key = StorageIndex::key(name),
                          .pos = at(name),
@@ -530,10 +528,9 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
 
   cur_.take(line.size());
   cur_.take_line_end();
-  Entry e;
-  e.pos = at(k);
-  e.kind = kernel ? Entry::Kind::Kernel : Entry::Kind::Copy;
-  if (kernel) e.name = words[1];
+  Entry e{.kind = kernel ? Entry::Kind::Kernel : Entry::Kind::Copy,
+          .pos = at(k),
+          .name = kernel ? Name(words[1]) : Name()};
   e.args.resize(count - first_arg);
   for (std::size_t i = first_arg; i < count; ++i) {
     Arg& arg = e.args[i - first_arg];
