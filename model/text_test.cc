@@ -39,6 +39,11 @@ void expect_both_paths_agree(std::string_view text, const Result<Schedule>& r) {
   }
 }
 
+// Parses text both ways, for the test's failures if they differ.
+void parse_both_ways(std::string_view text) {
+  expect_both_paths_agree(text, parse_schedule(text, "t.sched"));
+}
+
 Schedule parse_ok(std::string_view text) {
   Result<Schedule> r = parse_schedule(text, "t.sched");
   expect_both_paths_agree(text, r);
@@ -92,6 +97,17 @@ TEST(TextPlainLines, EachShapeMakesTheRecordsOfTheTokenPath) {
   EXPECT_EQ(s.entries[0].args[2].pos.col, 16);
   EXPECT_EQ(s.entries[3].body()[1].args[1].storage, 3u);
   EXPECT_EQ(s.entries[4].body()[0].args[0].pos.col, 26);
+}
+
+TEST(TextPlainLines, EveryByteAtEveryPlaceInAWordEndsItOrNotAsTheTokenPathSays) {
+  for (int byte = 0; byte < 256; ++byte) {
+    for (int at = 0; at < 20; ++at) {
+      std::string name = "t" + std::string(20, 'a');
+      name[1 + at] = static_cast<char>(byte);
+      parse_both_ways("schedule v1\nbuffer " + name + " CUDA int8 4\nkernel k " + name + "\n");
+      parse_both_ways("schedule v1\nbuffer t CUDA int8 4\nkernel " + name + " t\n");
+    }
+  }
 }
 
 TEST(TextPlainLines, WhatTheTokenPathWouldRefuseItRefusesTheSame) {
