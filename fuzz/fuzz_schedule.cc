@@ -28,18 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace planck;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   auto s = parse_schedule(text, "fuzz.sched");
-  auto by_tokens = parse_schedule_by_tokens(text, "fuzz.sched");
-  if (bool(s) != bool(by_tokens)) {
-    fail("the plain-line path and the token path disagree on whether the text parses",
-         s ? by_tokens.error().message() : s.error().message());
-  }
-  if (!s && s.error().message() != by_tokens.error().message()) {
-    fail("the plain-line path and the token path report different errors",
-         s.error().message() + "\n" + by_tokens.error().message());
-  }
-  if (s && dump_schedule(*s) != dump_schedule(*by_tokens)) {
-    fail("the plain-line path and the token path make different records",
-         dump_schedule(*s) + "\n" + dump_schedule(*by_tokens));
+  if (auto differ = parse_results_differ(s, parse_schedule_by_tokens(text, "fuzz.sched"))) {
+    fail("the plain-line path (first) and the token path (second) disagree", *differ);
   }
   if (!s) {
     if (s.error().where.rfind("fuzz.sched:", 0) != 0) fail("error without a place", s.error().message());

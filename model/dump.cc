@@ -1,5 +1,6 @@
 #include "model/dump.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,21 @@ std::string dump_schedule(const Schedule& s) {
   }
   dump_entries(out, s.entries, "");
   return out;
+}
+
+std::optional<std::string> parse_results_differ(const Result<Schedule>& a, const Result<Schedule>& b) {
+  if (bool(a) != bool(b)) {
+    return fmt::format("only the {} reading parses; the other fails: {}", a ? "first" : "second",
+                       a ? b.error().message() : a.error().message());
+  }
+  if (!a) {
+    if (a.error().message() == b.error().message()) return std::nullopt;
+    return fmt::format("different errors:\n{}\n{}", a.error().message(), b.error().message());
+  }
+  const std::string first = dump_schedule(*a);
+  const std::string second = dump_schedule(*b);
+  if (first == second) return std::nullopt;
+  return fmt::format("different records:\n{}\n{}", first, second);
 }
 
 }  // namespace planck

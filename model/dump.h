@@ -3,8 +3,10 @@
 // they were read included: what print_schedule leaves out. For the tests
 // that hold two ways of making a schedule to the same records.
 
+#include <optional>
 #include <string>
 
+#include "model/result.h"
 #include "model/schedule.h"
 
 namespace planck {
@@ -15,5 +17,10 @@ namespace planck {
 // body, an argument's adds its index in the call (a loop's flag is "flag"),
 // and a view's base follows it as the view's path and ".base".
 std::string dump_schedule(const Schedule& s);
+
+// How two readings of one text differ, for a test's message: one parses and
+// the other does not, they fail with different messages, or they make
+// different records (both dumps). nullopt when they agree.
+std::optional<std::string> parse_results_differ(const Result<Schedule>& a, const Result<Schedule>& b);
 
 }  // namespace planck

@@ -160,6 +160,14 @@ bool is_reserved(std::string_view name) {
   return false;
 }
 
+// The kind of storage a statement's keyword declares, if it is one.
+std::optional<StorageKind> declaration_kind(std::string_view keyword) {
+  if (same_word(keyword, "buffer")) return StorageKind::Buffer;
+  if (same_word(keyword, "alloc")) return StorageKind::Alloc;
+  if (same_word(keyword, "param")) return StorageKind::Param;
+  return std::nullopt;
+}
+
 bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -493,10 +501,7 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   };
 
   const std::string_view k = words[0];
-  std::optional<StorageKind> storage;
-  if (same_word(k, "buffer")) storage = StorageKind::Buffer;
-  if (same_word(k, "alloc")) storage = StorageKind::Alloc;
-  if (same_word(k, "param")) storage = StorageKind::Param;
+  const std::optional<StorageKind> storage = declaration_kind(k);
   if (storage) {
     if (count != 5 || depth > 0) return std::nullopt;
     const std::string_view name = words[1];
@@ -549,10 +554,7 @@ Status Parser::parse_statement(std::vector<Entry>& out, int depth) {
   if (keyword.kind != Tok::Word) return unexpected(keyword, "a statement");
   const std::string_view k = keyword.text;
 
-  std::optional<StorageKind> storage;
-  if (same_word(k, "buffer")) storage = StorageKind::Buffer;
-  if (same_word(k, "alloc")) storage = StorageKind::Alloc;
-  if (same_word(k, "param")) storage = StorageKind::Param;
+  const std::optional<StorageKind> storage = declaration_kind(k);
   if (storage) {
     if (depth > 0) {
       return error_at(

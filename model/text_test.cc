@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,13 +31,8 @@ using testing::kSpecExample;
 // token: read token by token alone, text must give the same records, or
 // the same error.
 void expect_both_paths_agree(std::string_view text, const Result<Schedule>& r) {
-  const Result<Schedule> by_tokens = parse_schedule_by_tokens(text, "t.sched");
-  ASSERT_EQ(bool(r), bool(by_tokens)) << (r ? by_tokens.error().message() : r.error().message()) << "\n" << text;
-  if (r) {
-    EXPECT_EQ(dump_schedule(*r), dump_schedule(*by_tokens)) << text;
-  } else {
-    EXPECT_EQ(r.error().message(), by_tokens.error().message()) << text;
-  }
+  const std::optional<std::string> differ = parse_results_differ(r, parse_schedule_by_tokens(text, "t.sched"));
+  EXPECT_FALSE(differ) << "plain lines first, tokens second: " << *differ << "\n" << text;
 }
 
 // Parses text both ways, for the test's failures if they differ.
@@ -97,6 +93,19 @@ TEST(TextPlainLines, EachShapeMakesTheRecordsOfTheTokenPath) {
   EXPECT_EQ(s.entries[0].args[2].pos.col, 16);
   EXPECT_EQ(s.entries[3].body()[1].args[1].storage, 3u);
   EXPECT_EQ(s.entries[4].body()[0].args[0].pos.col, 26);
+}
+
+TEST(TextPlainLines, ParseResultsDifferSaysHowTwoReadingsDiffer) {
+  const auto read = [](std::string_view text) { return parse_schedule(text, "t.sched"); };
+  const std::string one = "schedule v1\nbuffer t CUDA int8 4\n";
+  EXPECT_FALSE(parse_results_differ(read(one), read(one)));
+  EXPECT_FALSE(parse_results_differ(read("schedule v1\nkernel k t\n"), read("schedule v1\nkernel k t\n")));
+  EXPECT_THAT(parse_results_differ(read(one), read("schedule v1\nkernel k t\n")).value_or(""),
+              HasSubstr("only the first reading parses; the other fails: t.sched:2:10: undeclared name `t`"));
+  EXPECT_THAT(parse_results_differ(read("schedule v1\nkernel k u\n"), read("schedule v1\nkernel k t\n")).value_or(""),
+              HasSubstr("different errors"));
+  EXPECT_THAT(parse_results_differ(read(one), read("schedule v1\n buffer t CUDA int8 4\n")).value_or(""),
+              HasSubstr("different records"));
 }
 
 TEST(TextPlainLines, EveryByteAtEveryPlaceInAWordEndsItOrNotAsTheTokenPathSays) {

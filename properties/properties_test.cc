@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -127,20 +128,9 @@ TEST_P(FastHeuristicProperty, FailsAsItsPlainTwinDoesOnOverflow) { run(overflowi
 // token: read token by token alone, the text must give the same records, or
 // the same error.
 void both_parser_paths_agree(const std::string& text) {
-  const Result<Schedule> fast = parse_schedule(text, "t.sched");
-  const Result<Schedule> by_tokens = parse_schedule_by_tokens(text, "t.sched");
-  if (bool(fast) != bool(by_tokens)) {
-    RC_FAIL(fmt::format("only {} parses:\n{}\nthe other: {}", fast ? "the plain-line path" : "the token path", text,
-                        fast ? by_tokens.error().message() : fast.error().message()));
-  }
-  if (!fast && fast.error().message() != by_tokens.error().message()) {
-    RC_FAIL(fmt::format("different errors:\n{}\nplain lines: {}\ntokens: {}", text, fast.error().message(),
-                        by_tokens.error().message()));
-  }
-  if (fast && dump_schedule(*fast) != dump_schedule(*by_tokens)) {
-    RC_FAIL(fmt::format("different records:\n{}\nplain lines:\n{}\ntokens:\n{}", text, dump_schedule(*fast),
-                        dump_schedule(*by_tokens)));
-  }
+  const std::optional<std::string> differ =
+      parse_results_differ(parse_schedule(text, "t.sched"), parse_schedule_by_tokens(text, "t.sched"));
+  if (differ) RC_FAIL(fmt::format("plain lines first, tokens second: {}\n{}", *differ, text));
 }
 
 // The printed text of random schedules with a few bytes inserted, replaced
