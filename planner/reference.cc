@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/huge_pages.h"
 #include "model/lexical.h"
 #include "model/text.h"
 #include "planner/factories.h"
@@ -38,12 +39,6 @@ class TakenList {
     ids_.push_back(id);
   }
   std::vector<StorageId> take() { return std::move(ids_); }
-  const std::vector<StorageId>& ids() const { return ids_; }
-  // Empties the list, keeping its memory for the next entry.
-  void clear() {
-    ids_.clear();
-    if (!seen_.empty()) seen_.clear();  // clearing even an empty set zeroes its buckets
-  }
 
  private:
   static constexpr std::size_t kLinear = 16;
@@ -51,21 +46,20 @@ class TakenList {
   std::unordered_set<StorageId> seen_;
 };
 
-void take_args(const std::vector<Arg>& args, TakenList& out) {
-  for (const Arg& a : args) out.add(storage_of(a));
-}
-
-// Nesting is bounded by kMaxNesting at parse time, so this recursion is too.
-void take_entry(const Entry& e, TakenList& out) {
+// Calls take(id) for each storage an entry takes, in the order its calls
+// take it, repeats included. Nesting is bounded by kMaxNesting at parse
+// time, so this recursion is too.
+template <class Take>
+void for_each_taken(const Entry& e, Take& take) {
   switch (e.kind) {
     case Entry::Kind::Kernel:
     case Entry::Kind::Copy:
-      take_args(e.args, out);
+      for (const Arg& a : e.args) take(storage_of(a));
       return;
     case Entry::Kind::Range:
     case Entry::Kind::Loop:
-      for (const Entry& inner : e.body()) take_entry(inner, out);
-      take_args(e.flag(), out);
+      for (const Entry& inner : e.body()) for_each_taken(inner, take);
+      for (const Arg& a : e.flag()) take(storage_of(a));
       return;
   }
 }
@@ -75,7 +69,8 @@ void take_entry(const Entry& e, TakenList& out) {
 // Rule 1: what an entry takes.
 std::vector<StorageId> taken(const Entry& entry) {
   TakenList out;
-  take_entry(entry, out);
+  auto add = [&](StorageId id) { out.add(id); };
+  for_each_taken(entry, add);
   return out.take();
 }
 
@@ -84,41 +79,51 @@ bool is_plannable(const Storage& s) {
   return s.kind == StorageKind::Buffer && !s.held && !is_disk(s.device);
 }
 
-// Rule 3: lifetimes.
+// Rule 3: lifetimes. An entry's storage is walked with its repeats: a
+// repeat sets the lifetime's end to the entry it already ends at, and the
+// first take of each storage comes in the order of rule 1, so no entry's
+// list of storage needs to be made.
 std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
   // At most one lifetime per storage, reserved so that the list never moves.
   std::vector<Lifetime> out;
   out.reserve(s.storage.size());
+  advise_huge_pages(out);
   // Per storage: its position in out, or one of these two. Each storage is
-  // judged by rule 2 once, when first taken.
-  constexpr std::size_t kUnseen = SIZE_MAX;
-  constexpr std::size_t kNotPlanned = SIZE_MAX - 1;
-  std::vector<std::size_t> index(s.storage.size(), kUnseen);
-  TakenList entry_takes;  // one list for every entry, so that an entry costs no allocation
+  // judged by rule 2 once, when first taken. Positions fit 32 bits, as
+  // StorageIds do.
+  constexpr std::uint32_t kUnseen = UINT32_MAX;
+  constexpr std::uint32_t kNotPlanned = UINT32_MAX - 1;
+  std::vector<std::uint32_t> index(s.storage.size(), kUnseen);
+  std::size_t e = 0;
+  auto take = [&](StorageId id) __attribute__((always_inline)) {
+    std::uint32_t& at = index[id];
+    if (at < kNotPlanned) {
+      out[at].last = e;
+    } else if (at == kUnseen) {
+      if (is_plannable(s.storage[id])) {
+        at = static_cast<std::uint32_t>(out.size());
+        out.push_back({id, e, e});
+      } else {
+        at = kNotPlanned;
+      }
+    }
+  };
   // Calls' arguments sit apart from the entries: they are asked of the
   // memory this many entries ahead, and the entries twice as far, so that
   // the misses overlap.
   constexpr std::size_t kAhead = 16;
-  for (std::size_t e = 0; e < s.entries.size(); ++e) {
+  for (; e < s.entries.size(); ++e) {
     if (e + 2 * kAhead < s.entries.size()) __builtin_prefetch(&s.entries[e + 2 * kAhead]);
     if (e + kAhead < s.entries.size() && !s.entries[e + kAhead].args.empty()) {
       const std::vector<Arg>& ahead = s.entries[e + kAhead].args;
       __builtin_prefetch(&ahead.front());
       __builtin_prefetch(&ahead.back());
     }
-    entry_takes.clear();
-    take_entry(s.entries[e], entry_takes);
-    for (StorageId id : entry_takes.ids()) {
-      std::size_t& at = index[id];
-      if (at == kNotPlanned) continue;
-      if (at != kUnseen) {
-        out[at].last = e;
-      } else if (is_plannable(s.storage[id])) {
-        at = out.size();
-        out.push_back({id, e, e});
-      } else {
-        at = kNotPlanned;
-      }
+    const Entry& entry = s.entries[e];
+    if (entry.kind == Entry::Kind::Kernel || entry.kind == Entry::Kind::Copy) {
+      for (const Arg& a : entry.args) take(storage_of(a));  // most entries, walked here so that take inlines
+    } else {
+      for_each_taken(entry, take);
     }
   }
   return out;
@@ -146,7 +151,7 @@ std::vector<DeviceGroup> group_by_device(const Schedule& s, const std::vector<Li
   std::size_t last = 0;  // the previous buffer's device: neighbours mostly share one
   for (std::size_t i = 0; i < lives.size(); ++i) {
     const Name& device = s.storage[lives[i].buffer].device;
-    if (out.empty() || !same_word(out[last].device, device)) {
+    if (out.empty() || !(out[last].device == device)) {
       auto [it, fresh] = index.try_emplace(device, out.size());
       if (fresh) {
         out.push_back({device, {}});
@@ -304,6 +309,7 @@ Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
   Plan plan;
   std::vector<Bytes> size(devices.size(), 0);
   plan.placements.reserve(lives.size());
+  advise_huge_pages(plan.placements);
   for (std::size_t i = 0; i < lives.size(); ++i) {
     const std::optional<Bytes> end = end_of(i);
     if (!end) {

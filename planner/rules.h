@@ -43,7 +43,7 @@ Result<std::vector<Bytes>> rounded_sizes(const Schedule& s, const std::vector<Li
 // Rule 5, arenas: one per device that has a planned buffer. A device's
 // planned buffers, as indices into the lifetimes, in order of first appearance.
 struct DeviceGroup {
-  std::string device;
+  Name device;
   std::vector<std::size_t> buffers;
 };
 
