@@ -5,6 +5,7 @@
 #include <map>
 #include <memory_resource>
 #include <utility>
+#include <vector>
 
 #include "model/resolve.h"
 #include "oracle/check/lifetimes.h"
@@ -12,6 +13,70 @@
 
 namespace planck::oracle {
 namespace {
+
+// One arena's kept blocks in the sweep below, pairwise disjoint and so in
+// order of begin and of end alike. While few, as an arena mostly holds, they
+// sit in a sorted vector, where a search and a move of a few elements cost
+// less than a tree's nodes; past kFew the arena moves them to a map for the
+// rest of the sweep, so that many live blocks cost O(log n) each, not O(n).
+class KeptBlocks {
+ public:
+  explicit KeptBlocks(std::pmr::memory_resource* nodes) : many_(nodes) {}
+
+  // Forgets the block of `item` at `begin`, if it is kept.
+  void erase(Bytes begin, std::size_t item) {
+    if (!in_map_) {
+      const auto it = std::partition_point(few_.begin(), few_.end(), [&](const Kept& k) { return k.begin < begin; });
+      if (it != few_.end() && it->begin == begin && it->item == item) few_.erase(it);
+      return;
+    }
+    const auto it = many_.find(begin);
+    if (it != many_.end() && it->second.item == item) many_.erase(it);
+  }
+
+  // Calls clash(kept item) for each kept block that intersects x, in order
+  // of address, and keeps x (of `item`) if none does.
+  template <class Clash>
+  void insert_unless_clash(const ByteRange& x, std::size_t item, Clash clash) {
+    if (!in_map_) {
+      // The first block that reaches past x.begin is the first that may intersect x.
+      auto it = std::partition_point(few_.begin(), few_.end(), [&](const Kept& k) { return k.end <= x.begin; });
+      bool clashes = false;
+      for (auto at = it; at != few_.end() && at->begin < x.end; ++at) {
+        clash(at->item);
+        clashes = true;
+      }
+      if (clashes) return;
+      few_.insert(it, Kept{x.begin, x.end, item});
+      if (few_.size() > kFew) {
+        for (const Kept& k : few_) many_.emplace_hint(many_.end(), k.begin, Kept{k.begin, k.end, k.item});
+        few_ = {};
+        in_map_ = true;
+      }
+      return;
+    }
+    // The one starting at or before x.begin, if it reaches past it, else the first starting after.
+    auto it = many_.upper_bound(x.begin);
+    if (it != many_.begin() && std::prev(it)->second.end > x.begin) --it;
+    bool clashes = false;
+    for (; it != many_.end() && it->second.begin < x.end; ++it) {
+      clash(it->second.item);
+      clashes = true;
+    }
+    if (!clashes) many_.emplace(x.begin, Kept{x.begin, x.end, item});
+  }
+
+ private:
+  static constexpr std::size_t kFew = 64;
+  struct Kept {
+    Bytes begin;
+    Bytes end;
+    std::size_t item;
+  };
+  std::vector<Kept> few_;  // by begin, while !in_map_
+  std::pmr::map<Bytes, Kept> many_;  // begin -> the block, once in_map_
+  bool in_map_ = false;
+};
 
 // Some of the overlapping pairs among `placed`, as index pairs (x < y) in
 // ascending order: at least one whenever any pair overlaps.
@@ -60,32 +125,24 @@ std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
     if (has_bytes(e / 2)) events[start[key(e)]++] = e;
   }
 
-  // Each arena's kept buffers, their map nodes drawn from one pool that
-  // reuses them, as buffers come and go all the time.
+  // Each arena's kept buffers, the nodes of those in a map drawn from one
+  // pool that reuses them, as buffers come and go all the time.
   std::pmr::unsynchronized_pool_resource nodes;
-  std::vector<std::pmr::map<Bytes, std::size_t>> kept_in;  // by arena: block begin -> index into placed
+  std::vector<KeptBlocks> kept_in;  // by arena
   kept_in.reserve(arenas);
   for (std::size_t a = 0; a < arenas; ++a) kept_in.emplace_back(&nodes);
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
   for (const std::size_t event : events) {
     const std::size_t item = event / 2;
     const ByteRange& x = placed[item].block;
-    std::pmr::map<Bytes, std::size_t>& kept = kept_in[placed[item].arena];
+    KeptBlocks& kept = kept_in[placed[item].arena];
     if (event % 2 == 0) {
-      auto it = kept.find(x.begin);
-      if (it != kept.end() && it->second == item) kept.erase(it);
-      continue;
+      kept.erase(x.begin, item);
+    } else {
+      kept.insert_unless_clash(x, item, [&](std::size_t other) {
+        pairs.emplace_back(std::min(item, other), std::max(item, other));
+      });
     }
-    // The first kept buffer that may intersect x: the one starting at or
-    // before x.begin, if it reaches past it, else the first starting after.
-    auto it = kept.upper_bound(x.begin);
-    if (it != kept.begin() && placed[std::prev(it)->second].block.end > x.begin) --it;
-    bool clashes = false;
-    for (; it != kept.end() && placed[it->second].block.begin < x.end; ++it) {
-      pairs.emplace_back(std::min(item, it->second), std::max(item, it->second));
-      clashes = true;
-    }
-    if (!clashes) kept.emplace(x.begin, item);
   }
   std::sort(pairs.begin(), pairs.end());
   return pairs;

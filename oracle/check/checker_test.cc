@@ -702,5 +702,51 @@ TEST(CheckerRandom, TheFastCheckerAgreesWithTheQuadraticOne) {
   EXPECT_GT(fewer_pairs, 20);
 }
 
+// Many buffers alive together in one arena, so that the sweep keeps more of
+// them than its small sorted list holds and moves to its map, and drops
+// them again as they die: each schedule has 100 to 300 buffers over ten
+// entries, each buffer taken by the entries of a random span; the plan puts
+// them end to end in a random order, then places a few at another's place.
+TEST(CheckerRandom, ManyLiveBuffersInOneArenaAgreeWithTheQuadraticChecker) {
+  gen::SeededChoices r(20261202);
+  constexpr std::size_t kEntries = 10;
+  int overlapping = 0;
+  for (int round = 0; round < 40; ++round) {
+    const std::size_t n = r.draw(100, 300);
+    Schedule s;
+    s.entries.resize(kEntries);
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      Storage st;
+      st.name = fmt::format("b{}", i);
+      st.device = "CPU";
+      st.bytes = kPlaceAlign * r.draw(1, 4) - r.draw(0, 255);
+      s.storage.push_back(st);
+      const std::size_t first = r.below(kEntries);
+      const std::size_t last = first + r.below(kEntries - first);
+      for (std::size_t e = first; e <= last; ++e) s.entries[e].args.push_back(Arg{.storage = static_cast<StorageId>(i)});
+      order[i] = i;
+    }
+    for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[r.below(i)]);
+    Plan p;
+    Bytes end = 0;
+    std::vector<Bytes> place(n);
+    for (std::size_t i : order) {
+      place[i] = end;
+      end += *rounded_size(s.storage[i]);
+    }
+    const std::size_t moved = r.below(4);
+    for (std::size_t k = 0; k < moved; ++k) place[r.below(n)] = place[r.below(n)];
+    p.arenas.push_back(arena("a0", "CPU", end));
+    for (std::size_t i = 0; i < n; ++i) p.placements.push_back(placement(s.storage[i].name, "a0", place[i]));
+    const std::vector<Violation> fast = check_plan(s, p);
+    const std::vector<Violation> slow = check_plan_quadratic(s, p);
+    ASSERT_EQ(disagreement(fast, slow), "") << print_schedule(s) << print_plan(p);
+    overlapping += !slow.empty();
+  }
+  EXPECT_GT(overlapping, 10);
+  EXPECT_LT(overlapping, 40);
+}
+
 }  // namespace
 }  // namespace planck::oracle
