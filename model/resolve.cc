@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "model/huge_pages.h"
 #include "model/lexical.h"
 #include "model/name_index.h"
 
@@ -13,7 +14,7 @@ namespace planck {
 StorageNames::StorageNames(const Schedule& s)
     : s_(&s),
       index_(s.storage.size(), NameOf{&s}),
-      first_named_(s.storage.size()) {
+      first_named_(huge_vector<StorageId>(s.storage.size())) {
   index_.emplace_each(s.storage.size(), [&](std::size_t id, std::size_t first) {
     first_named_[id] = static_cast<StorageId>(first);
   });
@@ -53,8 +54,9 @@ Resolution resolve(const StorageNames& names, const Plan& p) {
     }
   }
 
-  r.placement_of.assign(s.storage.size(), std::nullopt);
+  r.placement_of = huge_vector<std::optional<std::size_t>>(s.storage.size());
   r.placements.reserve(p.placements.size());
+  advise_huge_pages(r.placements);
   // Plans mostly place storage in the order the schedule declares it, so the
   // storage after the last one placed is tried first: a comparison of
   // storage read in order, where a lookup in the index is a cache miss.

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/huge_pages.h"
 #include "model/resolve.h"
 #include "oracle/check/lifetimes.h"
 #include "oracle/check/plan_rules.h"
@@ -113,14 +114,14 @@ std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
     if (has_bytes(i)) keys = std::max(keys, key(2 * i) + 1);
   }
   // A counting sort, stable, taking the events in order of item.
-  std::vector<std::size_t> start(keys + 1, 0);
+  std::vector<std::size_t> start = huge_vector<std::size_t>(keys + 1);
   for (std::size_t i = 0; i < placed.size(); ++i) {
     if (!has_bytes(i)) continue;  // no bytes, no overlap
     ++start[key(2 * i + 1) + 1];
     ++start[key(2 * i) + 1];
   }
   for (std::size_t k = 1; k <= keys; ++k) start[k] += start[k - 1];
-  std::vector<std::size_t> events(start[keys]);
+  std::vector<std::size_t> events = huge_vector<std::size_t>(start[keys]);
   for (std::size_t e = 0; e < 2 * placed.size(); ++e) {
     if (has_bytes(e / 2)) events[start[key(e)]++] = e;
   }

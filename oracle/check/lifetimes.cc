@@ -1,7 +1,10 @@
 #include "oracle/check/lifetimes.h"
 
+#include <algorithm>
 #include <variant>
 #include <vector>
+
+#include "model/huge_pages.h"
 
 namespace planck::oracle {
 namespace {
@@ -52,10 +55,12 @@ void for_each_taken(const Entry& top, TakeStack& stack, Take take) {
 std::vector<Lifetime> taken_storage(const Schedule& s) {
   std::vector<Lifetime> taken;
   taken.reserve(s.storage.size());  // at most one per storage
-  std::vector<std::size_t> index_of(s.storage.size(), kNotTaken);  // into `taken`
+  advise_huge_pages(taken);
+  std::vector<std::size_t> index_of = huge_vector<std::size_t>(s.storage.size());  // into `taken`
+  std::fill(index_of.begin(), index_of.end(), kNotTaken);
   TakeStack stack;
   for (std::size_t entry = 0; entry < s.entries.size(); ++entry) {
-    for_each_taken(s.entries[entry], stack, [&](StorageId id) {
+    for_each_taken(s.entries[entry], stack, [&](StorageId id) __attribute__((always_inline)) {
       if (index_of[id] == kNotTaken) {
         index_of[id] = taken.size();
         taken.push_back({.storage = id, .first = entry, .last = entry});

@@ -7,6 +7,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "model/huge_pages.h"
+
 namespace planck::oracle {
 namespace {
 
@@ -22,12 +24,13 @@ class PlanRules {
  public:
   PlanRules(const Schedule& s, const Plan& p, const Resolution& r,
             const std::vector<Lifetime>& planned)
-      : s_(s), p_(p), r_(r), planned_(planned), life_of_(s.storage.size()) {
+      : s_(s), p_(p), r_(r), planned_(planned), life_of_(huge_vector<const Lifetime*>(s.storage.size())) {
     for (const Lifetime& life : planned) life_of_[life.storage] = &life;
   }
 
   PlanRulesResult judge() {
     out_.placed.reserve(p_.placements.size());
+    advise_huge_pages(out_.placed);
     for (std::size_t a = 0; a < p_.arenas.size(); ++a) judge_arena(a);
     for (std::size_t i = 0; i < p_.placements.size(); ++i) judge_placement(i);
     for (const Lifetime& life : planned_) {
