@@ -8,6 +8,8 @@
 #include <istream>
 #include <system_error>
 
+#include "model/huge_pages.h"
+
 namespace planck {
 namespace {
 
@@ -26,9 +28,13 @@ std::error_code stream_error() {
 // `size` is what the file's size was when asked, 0 if unknown: so many bytes
 // are read in one call, straight into the text, then the rest, if the file
 // grew since, in chunks. Chunks alone would grow and move a large text many
-// times over, which took most of the time spent reading it.
+// times over, which took most of the time spent reading it. A large text is
+// on huge pages, which it fills with fewer faults.
 Result<std::string> read_all(std::istream& in, const std::string& path, std::size_t size) {
-  std::string text(size, '\0');
+  std::string text;
+  text.reserve(size);
+  advise_huge_pages(text.data(), size);
+  text.resize(size);
   errno = 0;
   in.read(text.data(), static_cast<std::streamsize>(size));
   text.resize(static_cast<std::size_t>(in.gcount()));

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "model/file.h"
+#include "model/huge_pages.h"
 #include "model/lexical.h"
 
 namespace planck {
@@ -203,6 +204,7 @@ std::string print_plan(const Plan& p) {
   for (const Placement& pl : p.placements) size += kFixed + pl.buffer.size() + pl.arena.size();
   std::string out;
   out.reserve(size);
+  advise_huge_pages(out.data(), size);
   out.append(kHeader);
   for (const Arena& a : p.arenas) append_line(out, "arena", a.name, a.device, a.size);
   for (const Placement& pl : p.placements) append_line(out, "place", pl.buffer, pl.arena, pl.place);

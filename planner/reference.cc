@@ -392,11 +392,19 @@ class TlsfPlanner final : public Planner {
   Result<Plan> plan(const Schedule& s) const override {
     const std::vector<Lifetime> lives = planned_lifetimes(s);  // rules 1 to 3
     if (lives.empty()) return Plan{};
-    PLANCK_ASSIGN(const std::vector<Bytes> sizes, rounded_sizes(s, lives));
     const std::vector<DeviceGroup> devices = group_by_device(s, lives);
-    PLANCK_ASSIGN(Allocators allocators, make_allocators(s, lives, sizes, devices));
-    PLANCK_ASSIGN(const std::vector<Bytes> place, run_tlsf(s, lives, sizes, Events(lives), allocators));
+    PLANCK_ASSIGN(const std::vector<Bytes> place, places(s, lives, devices));
     return plan_result(s, lives, devices, place);
+  }
+
+ private:
+  // Rules 4 to 6: each planned buffer's place. The sizes and the allocators
+  // are gone once it returns, so that the plan is made without them.
+  static Result<std::vector<Bytes>> places(const Schedule& s, const std::vector<Lifetime>& lives,
+                                           const std::vector<DeviceGroup>& devices) {
+    PLANCK_ASSIGN(const std::vector<Bytes> sizes, rounded_sizes(s, lives));
+    PLANCK_ASSIGN(Allocators allocators, make_allocators(s, lives, sizes, devices));
+    return run_tlsf(s, lives, sizes, Events(lives), allocators);
   }
 };
 
