@@ -22,14 +22,14 @@ void advise_huge_pages(const std::vector<T>& v) {
   advise_huge_pages(v.data() + v.size(), (v.capacity() - v.size()) * sizeof(T));
 }
 
-// A vector of n value-initialized elements, on huge pages where the system
-// has them: for a large array reached at random.
+// A vector of n copies of `value` (by default value-initialized elements),
+// on huge pages where the system has them: for a large array reached at random.
 template <class T>
-std::vector<T> huge_vector(std::size_t n) {
+std::vector<T> huge_vector(std::size_t n, const T& value = T()) {
   std::vector<T> v;
   v.reserve(n);
   advise_huge_pages(v);
-  v.resize(n);
+  v.resize(n, value);
   return v;
 }
 

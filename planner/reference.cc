@@ -119,12 +119,7 @@ std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
       __builtin_prefetch(&ahead.front());
       __builtin_prefetch(&ahead.back());
     }
-    const Entry& entry = s.entries[e];
-    if (entry.kind == Entry::Kind::Kernel || entry.kind == Entry::Kind::Copy) {
-      for (const Arg& a : entry.args) take(storage_of(a));  // most entries, walked here so that take inlines
-    } else {
-      for_each_taken(entry, take);
-    }
+    for_each_taken(s.entries[e], take);
   }
   return out;
 }
@@ -151,7 +146,7 @@ std::vector<DeviceGroup> group_by_device(const Schedule& s, const std::vector<Li
   std::size_t last = 0;  // the previous buffer's device: neighbours mostly share one
   for (std::size_t i = 0; i < lives.size(); ++i) {
     const Name& device = s.storage[lives[i].buffer].device;
-    if (out.empty() || !(out[last].device == device)) {
+    if (out.empty() || out[last].device != device) {
       auto [it, fresh] = index.try_emplace(device, out.size());
       if (fresh) {
         out.push_back({device, {}});

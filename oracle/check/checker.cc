@@ -50,7 +50,7 @@ class KeptBlocks {
       if (clashes) return;
       few_.insert(it, Kept{x.begin, x.end, item});
       if (few_.size() > kFew) {
-        for (const Kept& k : few_) many_.emplace_hint(many_.end(), k.begin, Kept{k.begin, k.end, k.item});
+        for (const Kept& k : few_) many_.emplace_hint(many_.end(), k.begin, k);
         few_ = {};
         in_map_ = true;
       }

@@ -1,6 +1,5 @@
 #include "oracle/check/lifetimes.h"
 
-#include <algorithm>
 #include <variant>
 #include <vector>
 
@@ -56,8 +55,7 @@ std::vector<Lifetime> taken_storage(const Schedule& s) {
   std::vector<Lifetime> taken;
   taken.reserve(s.storage.size());  // at most one per storage
   advise_huge_pages(taken);
-  std::vector<std::size_t> index_of = huge_vector<std::size_t>(s.storage.size());  // into `taken`
-  std::fill(index_of.begin(), index_of.end(), kNotTaken);
+  std::vector<std::size_t> index_of = huge_vector(s.storage.size(), kNotTaken);  // into `taken`
   TakeStack stack;
   for (std::size_t entry = 0; entry < s.entries.size(); ++entry) {
     for_each_taken(s.entries[entry], stack, [&](StorageId id) __attribute__((always_inline)) {
