@@ -7,27 +7,41 @@
 #include <cstdlib>
 #include <new>
 
+#include "model/pool.h"
+
 namespace planck::bench {
 namespace {
+
 
 std::atomic<std::size_t> in_use{0};
 std::atomic<std::size_t> peak{0};
 
+void count(std::ptrdiff_t bytes) {
+  const std::size_t now = in_use.fetch_add(static_cast<std::size_t>(bytes), std::memory_order_relaxed) +
+                          static_cast<std::size_t>(bytes);
+  std::size_t seen = peak.load(std::memory_order_relaxed);
+  while (bytes > 0 && now > seen && !peak.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
+  }
+}
+
 void* counted(void* p) {
   if (p == nullptr) return nullptr;
-  const std::size_t now = in_use.fetch_add(malloc_usable_size(p), std::memory_order_relaxed) +
-                          malloc_usable_size(p);
-  std::size_t seen = peak.load(std::memory_order_relaxed);
-  while (now > seen && !peak.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
-  }
+  count(static_cast<std::ptrdiff_t>(malloc_usable_size(p)));
   return p;
 }
 
 void uncounted(void* p) {
   if (p == nullptr) return;
-  in_use.fetch_sub(malloc_usable_size(p), std::memory_order_relaxed);
+  count(-static_cast<std::ptrdiff_t>(malloc_usable_size(p)));
   std::free(p);
 }
+
+// The pool's lists count as they are handed out and taken back; its chunks
+// come from malloc, which is not counted.
+[[maybe_unused]] const bool pool_counted = [] {
+  pool::set_observer(count);
+  return true;
+}();
 
 void* allocate(std::size_t size) {
   void* p = counted(std::malloc(std::max<std::size_t>(size, 1)));

@@ -2,7 +2,8 @@
 // Heap use of the benchmark programs: memory.cc replaces the global
 // operator new and delete with ones that count the bytes in use (as malloc
 // reports them, malloc_usable_size) and their peak, so that a benchmark can
-// report the most heap its work held at once.
+// report the most heap its work held at once. The lists of the pool
+// (model/pool.h) count as the pool hands them out and takes them back.
 
 #include <cstddef>
 
@@ -10,7 +11,8 @@
 
 namespace planck::bench {
 
-// Bytes allocated through operator new and not yet deleted.
+// Bytes allocated through operator new, or taken from the pool, and not yet
+// given back.
 std::size_t heap_in_use();
 
 // The most bytes in use at once since the last reset_heap_peak().

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/name.h"
+#include "model/pool.h"
 #include "model/result.h"
 
 namespace planck {
@@ -116,6 +117,9 @@ struct Arg {
   Boxed<View> view;  // a view's base and bounds: set for a view, empty for storage
 };
 
+// A call's arguments, or a loop's flag: a list from the pool (model/pool.h).
+using Args = std::vector<Arg, PoolAllocator<Arg>>;
+
 // What a view (Kind::Shrink, Bitcast, After) views, and for a shrink which
 // bytes of it.
 struct View {
@@ -143,31 +147,31 @@ struct Entry {
   Kind kind = Kind::Kernel;
   SourcePos pos;
   Name name;              // Kernel: the kernel's name
-  std::vector<Arg> args;  // Kernel: its arguments; Copy: destination, source
+  Args args;  // Kernel: its arguments; Copy: destination, source
   Boxed<Loop> loop;       // Range, Loop: the body and the flag, once either is given
 
   // Range, Loop: the entries of one iteration; empty for a call.
   const std::vector<Entry>& body() const;
   // Loop: exactly one, the flag; else empty.
-  const std::vector<Arg>& flag() const;
+  const Args& flag() const;
   // The same to change, an empty list made first if the entry has none.
   std::vector<Entry>& mutable_body();
-  std::vector<Arg>& mutable_flag();
+  Args& mutable_flag();
 };
 
 struct Loop {
   std::vector<Entry> body;
-  std::vector<Arg> flag;
+  Args flag;
 };
 
 // What a call's body() and flag() return.
 inline const std::vector<Entry> kNoEntries;
-inline const std::vector<Arg> kNoArgs;
+inline const Args kNoArgs;
 
 inline const std::vector<Entry>& Entry::body() const { return loop ? loop->body : kNoEntries; }
-inline const std::vector<Arg>& Entry::flag() const { return loop ? loop->flag : kNoArgs; }
+inline const Args& Entry::flag() const { return loop ? loop->flag : kNoArgs; }
 inline std::vector<Entry>& Entry::mutable_body() { return loop.make().body; }
-inline std::vector<Arg>& Entry::mutable_flag() { return loop.make().flag; }
+inline Args& Entry::mutable_flag() { return loop.make().flag; }
 
 struct Schedule {
   std::string source;  // the file it was read from, for messages

@@ -336,7 +336,7 @@ class Parser {
   // Queues the waiting lookups of the statement, now that its arguments are
   // in `placed`: each argument that is storage itself, not a view, is the
   // target of the next one.
-  Status queue_waiting(std::vector<Arg>& placed);
+  Status queue_waiting(Args& placed);
   // Runs every queued lookup, then checks the waiting ones, so that the index
   // holds every name declared so far and no earlier name is unknown.
   // Without `fill`, the targets are not written: after an error, the
@@ -353,7 +353,7 @@ class Parser {
   Lexer lex_;
   Schedule schedule_;
   StorageIndex names_;
-  std::vector<Arg> args_;  // the arguments of the call being parsed
+  Args args_;  // the arguments of the call being parsed
   std::array<Lookup, kQueued> queued_;  // a ring, oldest at queued_first_
   std::size_t queued_first_ = 0;
   std::size_t queued_count_ = 0;
@@ -399,7 +399,7 @@ Status Parser::queue(const Lookup& l) {
   return Ok{};
 }
 
-Status Parser::queue_waiting(std::vector<Arg>& placed) {
+Status Parser::queue_waiting(Args& placed) {
   std::size_t next = 0;
   for (Arg& arg : placed) {
     if (arg.kind != Arg::Kind::Storage) continue;

@@ -115,7 +115,7 @@ std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
   for (; e < s.entries.size(); ++e) {
     if (e + 2 * kAhead < s.entries.size()) __builtin_prefetch(&s.entries[e + 2 * kAhead]);
     if (e + kAhead < s.entries.size() && !s.entries[e + kAhead].args.empty()) {
-      const std::vector<Arg>& ahead = s.entries[e + kAhead].args;
+      const Args& ahead = s.entries[e + kAhead].args;
       __builtin_prefetch(&ahead.front());
       __builtin_prefetch(&ahead.back());
     }

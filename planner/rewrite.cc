@@ -23,7 +23,7 @@ class Rewriter {
       : source_(std::move(source)), new_id_(std::move(new_id)), replace_(std::move(replace)) {}
 
   // The rewritten copies of `from`, appended to `to`.
-  Status args(const std::vector<Arg>& from, std::vector<Arg>& to, int depth) {
+  Status args(const Args& from, Args& to, int depth) {
     to.reserve(from.size());
     for (const Arg& a : from) PLANCK_TRY(arg(a, to.emplace_back(), depth));
     return Ok{};

@@ -55,7 +55,7 @@ StorageId ModelBuilder::weight(const std::string& name, Bytes bytes) {
   return weights_are_params_ ? param(name, bytes) : held(name, bytes);
 }
 
-void ModelBuilder::kernel(std::string name, std::vector<Arg> args) {
+void ModelBuilder::kernel(std::string name, Args args) {
   s_.entries.push_back(kernel_call(std::move(name), std::move(args)));
 }
 
@@ -66,10 +66,10 @@ void ModelBuilder::copy(Arg destination, Arg source) {
   s_.entries.push_back(std::move(e));
 }
 
-StorageId ModelBuilder::op(const std::string& name, const std::string& out, Bytes bytes, std::vector<Arg> inputs,
+StorageId ModelBuilder::op(const std::string& name, const std::string& out, Bytes bytes, Args inputs,
                            std::vector<StorageId> weights) {
   const StorageId id = buffer(out, bytes);
-  std::vector<Arg> args{storage_arg(id)};
+  Args args{storage_arg(id)};
   args.insert(args.end(), inputs.begin(), inputs.end());
   for (StorageId w : weights) args.push_back(storage_arg(w));
   kernel(name, std::move(args));

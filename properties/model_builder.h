@@ -21,7 +21,7 @@ namespace planck::gen {
 struct ForwardOp {
   std::string kernel;
   StorageId out = 0;
-  std::vector<Arg> inputs;
+  Args inputs;
   std::vector<StorageId> weights;
 };
 
@@ -53,12 +53,12 @@ class ModelBuilder {
 
   const Storage& storage(StorageId id) const { return s_.storage[id]; }
 
-  void kernel(std::string name, std::vector<Arg> args);
+  void kernel(std::string name, Args args);
   void copy(Arg destination, Arg source);
 
   // A kernel `name` that writes a new planned buffer `out` of `bytes` from
   // the inputs and weights (in that argument order), recorded in ops().
-  StorageId op(const std::string& name, const std::string& out, Bytes bytes, std::vector<Arg> inputs,
+  StorageId op(const std::string& name, const std::string& out, Bytes bytes, Args inputs,
                std::vector<StorageId> weights = {});
   const std::vector<ForwardOp>& ops() const { return ops_; }
 

@@ -39,14 +39,14 @@ LayerCache make_cache(ModelBuilder& b, const std::string& name, bool fused, std:
 
 // The final norm and the next token's logits, then sampling, which writes
 // the token and, in a loop, the flag.
-void sample(ModelBuilder& b, const std::string& prefix, StorageId x, StorageId next, std::vector<Arg> also,
+void sample(ModelBuilder& b, const std::string& prefix, StorageId x, StorageId next, Args also,
             std::uint64_t batch, std::uint64_t tokens) {
   const StorageId norm = b.op("layer_norm", prefix + "ln_f", b.bytes({batch, tokens, kGpt2Model}), {storage_arg(x)},
                               {b.weight("ln_f.w", b.bytes({2, kGpt2Model}))});
   const StorageId logits = b.buffer(prefix + "logits", b.bytes({batch, kGpt2Vocab}, Dtype::Float32), Dtype::Float32);
   b.kernel("lm_head_last",
            {storage_arg(logits), storage_arg(norm), storage_arg(b.weight("wte", b.bytes({kGpt2Vocab, kGpt2Model})))});
-  std::vector<Arg> args{storage_arg(next), storage_arg(logits)};
+  Args args{storage_arg(next), storage_arg(logits)};
   args.insert(args.end(), also.begin(), also.end());
   b.kernel("sample", std::move(args));
 }

@@ -62,7 +62,7 @@ void backward(ModelBuilder& b, Choices& c, StorageId loss) {
     auto out = grads.find(op->out);
     if (out == grads.end()) continue;  // nothing downstream reached the loss
     const StorageId out_grad = out->second;
-    std::vector<Arg> args;
+    Args args;
     for (const Arg& in : op->inputs) {
       // Planned activations get gradients; the schedule's inputs do not.
       const StorageId base = storage_of(in);

@@ -122,7 +122,7 @@ void walk_rewrite(const Schedule& s, const Schedule& r, F&& f) {
     std::string where;
   };
   std::vector<Level> stack{{&s.entries, &r.entries, "entry "}};
-  auto args = [&](const std::vector<Arg>& a, const std::vector<Arg>& b, const std::string& where) {
+  auto args = [&](const Args& a, const Args& b, const std::string& where) {
     if (a.size() != b.size()) fail(fmt::format("the rewrite changed the argument count of {}", where));
     for (std::size_t i = 0; i < a.size(); ++i) {
       const Arg* x = &a[i];

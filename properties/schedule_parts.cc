@@ -34,7 +34,7 @@ Arg storage_arg(StorageId id) {
   return a;
 }
 
-Entry kernel_call(std::string name, std::vector<Arg> args) {
+Entry kernel_call(std::string name, Args args) {
   Entry e;
   e.kind = Entry::Kind::Kernel;
   e.name = std::move(name);

@@ -13,7 +13,7 @@ namespace planck::gen {
 // An argument that names storage, a kernel call, a buffer declaration (not
 // held, phase 0).
 Arg storage_arg(StorageId id);
-Entry kernel_call(std::string name, std::vector<Arg> args = {});
+Entry kernel_call(std::string name, Args args = {});
 Storage buffer_decl(std::string name, std::string device, Dtype dtype, Bytes bytes);
 
 // Views of an argument (SPEC section 2): shrink(base, start, length),

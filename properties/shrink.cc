@@ -70,7 +70,7 @@ Arg& arg_at(Schedule& s, const Edit& edit) {
 
 // The arguments of a loop in the order its entry takes them (SPEC section 3,
 // rule 1): its calls', nested loops' included, then its flag.
-void collect_args(const Entry& e, std::vector<Arg>& out) {
+void collect_args(const Entry& e, Args& out) {
   for (const Arg& a : e.args) out.push_back(a);
   for (const Entry& inner : e.body()) collect_args(inner, out);
   for (const Arg& a : e.flag()) out.push_back(a);

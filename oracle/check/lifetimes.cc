@@ -39,7 +39,7 @@ void for_each_taken(const Entry& top, TakeStack& stack, Take take) {
         break;
       case Entry::Kind::Range:
       case Entry::Kind::Loop: {
-        const std::vector<Arg>& flag = e.flag();
+        const Args& flag = e.flag();
         const std::vector<Entry>& body = e.body();
         for (auto it = flag.rbegin(); it != flag.rend(); ++it) stack.emplace_back(&*it);
         for (auto it = body.rbegin(); it != body.rend(); ++it) stack.emplace_back(&*it);

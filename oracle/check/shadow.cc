@@ -221,7 +221,7 @@ class Runner {
 
   // One call: claims for first uses, checks for later ones, then checks that
   // every buffer the call uses still owns all its bytes after the claims.
-  bool use(const Entry& call, const std::vector<Arg>& args) {
+  bool use(const Entry& call, const Args& args) {
     ++calls_;
     used_.clear();
     for (const Arg& arg : args) {

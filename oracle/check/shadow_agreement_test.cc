@@ -99,7 +99,7 @@ TEST(ShadowAgreement, CheckerFindsAnOverlapExactlyWhenTheShadowExecutorFindsAClo
 // loop bodies run `iterations` times, a loop's flag after each pass of its body.
 void flatten(const std::vector<Entry>& entries, std::uint64_t iterations,
              std::vector<std::vector<StorageId>>& calls) {
-  auto call = [&](const std::vector<Arg>& args) {
+  auto call = [&](const Args& args) {
     std::vector<StorageId> used;
     for (const Arg& a : args) {
       if (std::find(used.begin(), used.end(), storage_of(a)) == used.end()) used.push_back(storage_of(a));
