@@ -199,17 +199,25 @@ struct Expected {
 };
 
 Expected expected_statements(std::string_view text) {
-  constexpr std::string_view kDeclarations[] = {"buffer", "alloc", "param"};
-  constexpr std::string_view kEntries[] = {"kernel", "copy", "range", "loop"};
   auto starts_statement = [](std::string_view line, std::string_view keyword) {
     return line.size() > keyword.size() && starts_with_word(line, keyword) && is_blank(line[keyword.size()]);
   };
   Expected counts;
   for (std::size_t at = 0; at < text.size();) {
     const std::string_view line = text.substr(at, text.find('\n', at) - at);
-    for (std::string_view k : kDeclarations) counts.storage += starts_statement(line, k) ? 1 : 0;
-    for (std::string_view k : kEntries) counts.entries += starts_statement(line, k) ? 1 : 0;
     at += line.size() + 1;
+    if (line.empty()) continue;
+    // Each keyword starts with a letter of its own: one comparison a line.
+    switch (line.front()) {
+      case 'b': counts.storage += starts_statement(line, "buffer") ? 1 : 0; break;
+      case 'a': counts.storage += starts_statement(line, "alloc") ? 1 : 0; break;
+      case 'p': counts.storage += starts_statement(line, "param") ? 1 : 0; break;
+      case 'k': counts.entries += starts_statement(line, "kernel") ? 1 : 0; break;
+      case 'c': counts.entries += starts_statement(line, "copy") ? 1 : 0; break;
+      case 'r': counts.entries += starts_statement(line, "range") ? 1 : 0; break;
+      case 'l': counts.entries += starts_statement(line, "loop") ? 1 : 0; break;
+      default: break;
+    }
   }
   return counts;
 }
@@ -482,7 +490,14 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   // The words up to the line end, in one pass: a byte that ends a word and
   // is neither a blank nor the "\n" sends the line to the token path.
   const std::string_view rest = cur_.rest();
-  std::array<std::string_view, kMaxWords> words;
+  // Where each word starts and its length: a trivial type, so that the
+  // array is not zeroed for every line.
+  struct Word {
+    const char* data;
+    std::size_t size;
+    std::string_view view() const { return {data, size}; }
+  };
+  std::array<Word, kMaxWords> words;
   std::size_t count = 0;
   std::size_t i = 0;
   for (;;) {
@@ -492,7 +507,7 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
     while (i < rest.size() && !ends_word(rest[i])) ++i;
     if (i < rest.size() && !is_blank(rest[i]) && rest[i] != '\n') return std::nullopt;  // punctuation, '#', a control byte
     if (count == kMaxWords || i > kMaxLine) return std::nullopt;
-    words[count++] = rest.substr(begin, i - begin);
+    words[count++] = {rest.data() + begin, i - begin};
   }
   const std::string_view line = rest.substr(0, i);
   if (count == 0) return std::nullopt;
@@ -500,21 +515,21 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
     return SourcePos{start.line, start.col + static_cast<int>(word.data() - line.data())};
   };
 
-  const std::string_view k = words[0];
+  const std::string_view k = words[0].view();
   const std::optional<StorageKind> storage = declaration_kind(k);
   if (storage) {
     if (count != 5 || depth > 0) return std::nullopt;
-    const std::string_view name = words[1];
+    const std::string_view name = words[1].view();
     if (is_reserved(name) || !is_storage_name(name)) return std::nullopt;
-    const std::optional<Dtype> dtype = dtype_from_name(words[3]);
+    const std::optional<Dtype> dtype = dtype_from_name(words[3].view());
     if (!dtype) return std::nullopt;
-    Result<Bytes> bytes = parse_decimal(words[4], "size");
+    Result<Bytes> bytes = parse_decimal(words[4].view(), "size");
     if (!bytes || *bytes % dtype_size(*dtype) != 0) return std::nullopt;
 
     cur_.take(line.size());
     cur_.take_line_end();
     schedule_.storage.push_back(
-        {.kind = *storage, .dtype = *dtype, .pos = at(k), .name = name, .device = words[2], .bytes = *bytes});
+        {.kind = *storage, .dtype = *dtype, .pos = at(k), .name = name, .device = words[2].view(), .bytes = *bytes});
     const Lookup declare{.kind = Lookup::Kind::Declare,
                          .key = StorageIndex::key(name),
                          .pos = at(name),
@@ -528,19 +543,19 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   const std::size_t first_arg = kernel ? 2 : 1;
   if (kernel ? count < 2 : count != 3) return std::nullopt;
   for (std::size_t i = first_arg; i < count; ++i) {
-    if (view_kind(words[i])) return std::nullopt;  // a view's head, without its `(`
+    if (view_kind(words[i].view())) return std::nullopt;  // a view's head, without its `(`
   }
 
   cur_.take(line.size());
   cur_.take_line_end();
   Entry e{.kind = kernel ? Entry::Kind::Kernel : Entry::Kind::Copy,
           .pos = at(k),
-          .name = kernel ? Name(words[1]) : Name()};
+          .name = kernel ? Name(words[1].view()) : Name()};
   e.args.resize(count - first_arg);
   for (std::size_t i = first_arg; i < count; ++i) {
     Arg& arg = e.args[i - first_arg];
-    arg.pos = at(words[i]);
-    wait_for({.kind = Lookup::Kind::Use, .key = StorageIndex::key(words[i]), .pos = arg.pos});
+    arg.pos = at(words[i].view());
+    wait_for({.kind = Lookup::Kind::Use, .key = StorageIndex::key(words[i].view()), .pos = arg.pos});
   }
   if (Status s = queue_waiting(e.args); !s) return s;
   out.push_back(std::move(e));
