@@ -12,7 +12,6 @@
 namespace planck::bench {
 namespace {
 
-
 std::atomic<std::size_t> in_use{0};
 std::atomic<std::size_t> peak{0};
 

@@ -19,6 +19,10 @@ constexpr std::size_t kGrain = 8;
 constexpr std::size_t kClasses = kLargestPooled / kGrain + 1;
 constexpr std::size_t kChunk = std::size_t{2} << 20;
 
+// The class of a list of `bytes` bytes (at most kLargestPooled): its size
+// in grains, at least one.
+std::size_t grains_of(std::size_t bytes) { return bytes == 0 ? 1 : (bytes + kGrain - 1) / kGrain; }
+
 struct FreeBlock {
   FreeBlock* next;
 };
@@ -66,14 +70,14 @@ void deallocate(void* p, std::size_t /*bytes*/) noexcept { ::operator delete(p);
 
 void* allocate(std::size_t bytes) {
   if (bytes > kLargestPooled) return ::operator new(bytes);
-  const std::size_t grains = bytes == 0 ? 1 : (bytes + kGrain - 1) / kGrain;
-  if (observer != nullptr) observer(static_cast<std::ptrdiff_t>(grains * kGrain));
+  const std::size_t grains = grains_of(bytes);
+  const std::size_t size = grains * kGrain;
+  if (observer != nullptr) observer(static_cast<std::ptrdiff_t>(size));
   ThreadPool& t = this_thread;
   if (FreeBlock* block = t.freed[grains]) {
     t.freed[grains] = block->next;
     return block;
   }
-  const std::size_t size = grains * kGrain;
   if (static_cast<std::size_t>(t.end - t.next) < size) new_chunk(t);
   void* block = t.next;
   t.next += size;
@@ -85,7 +89,7 @@ void deallocate(void* p, std::size_t bytes) noexcept {
     ::operator delete(p);
     return;
   }
-  const std::size_t grains = bytes == 0 ? 1 : (bytes + kGrain - 1) / kGrain;
+  const std::size_t grains = grains_of(bytes);
   if (observer != nullptr) observer(-static_cast<std::ptrdiff_t>(grains * kGrain));
   ThreadPool& t = this_thread;
   auto* block = static_cast<FreeBlock*>(p);

@@ -9,9 +9,9 @@
 //
 // Each thread cuts from chunks of its own and keeps its own freed lists, so
 // that nothing is locked; a list may be freed by another thread than the one
-// that made it. Chunks are never given back. Under AddressSanitizer every
-// list comes from operator new, so that its bounds and its lifetime are
-// checked. The chunks come from malloc, not operator new.
+// that made it. Chunks come from malloc, not operator new, and are never
+// given back. Under AddressSanitizer every list comes from operator new, so
+// that its bounds and its lifetime are checked.
 
 #include <cstddef>
 #include <new>
@@ -57,8 +57,7 @@ void set_observer(Observer observer);
 // no state, so any two are equal and a list moves between vectors whole.
 template <class T>
 struct PoolAllocator {
-  static_assert(alignof(T) <= alignof(std::max_align_t) && alignof(T) <= 8,
-                "the pool gives 8-byte alignment");
+  static_assert(alignof(T) <= 8, "the pool gives 8-byte alignment");
   using value_type = T;
 
   PoolAllocator() = default;

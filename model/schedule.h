@@ -146,9 +146,9 @@ struct Entry {
   enum class Kind : std::uint8_t { Kernel, Copy, Range, Loop };
   Kind kind = Kind::Kernel;
   SourcePos pos;
-  Name name;              // Kernel: the kernel's name
-  Args args;  // Kernel: its arguments; Copy: destination, source
-  Boxed<Loop> loop;       // Range, Loop: the body and the flag, once either is given
+  Name name;         // Kernel: the kernel's name
+  Args args;         // Kernel: its arguments; Copy: destination, source
+  Boxed<Loop> loop;  // Range, Loop: the body and the flag, once either is given
 
   // Range, Loop: the entries of one iteration; empty for a call.
   const std::vector<Entry>& body() const;
