@@ -122,7 +122,7 @@ class Name {
   void assign(std::string_view text) {
     std::memset(bytes_, 0, sizeof bytes_);
     if (text.size() <= kInline) {
-      if (!text.empty()) std::memcpy(bytes_, text.data(), text.size());
+      copy_short(text.data(), text.size());
       bytes_[kInline] = static_cast<char>(text.size());
       return;
     }
@@ -131,6 +131,23 @@ class Name {
     const std::uint64_t size = static_cast<std::uint64_t>(text.size()) | kOnHeap;
     std::memcpy(bytes_, &p, sizeof p);
     std::memcpy(bytes_ + 8, &size, sizeof size);
+  }
+  // Copies n <= 15 bytes into bytes_ as at most two copies of a size known
+  // at compile time, overlapping in the middle: a memcpy of a size known
+  // only at run time is a call to the library's, which costs more than the
+  // copy of a short name.
+  void copy_short(const char* from, std::size_t n) {
+    if (n >= 8) {
+      std::memcpy(bytes_, from, 8);
+      std::memcpy(bytes_ + n - 8, from + n - 8, 8);
+    } else if (n >= 4) {
+      std::memcpy(bytes_, from, 4);
+      std::memcpy(bytes_ + n - 4, from + n - 4, 4);
+    } else if (n > 0) {
+      bytes_[0] = from[0];
+      bytes_[n / 2] = from[n / 2];
+      bytes_[n - 1] = from[n - 1];
+    }
   }
   void release() {
     if (on_heap()) delete[] heap_data();

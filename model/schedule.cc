@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
 
 #include "model/lexical.h"
 
@@ -26,9 +30,45 @@ constexpr std::array<DtypeInfo, kDtypeCount> kDtypes{{
 std::string_view dtype_name(Dtype d) { return kDtypes[static_cast<int>(d)].name; }
 Bytes dtype_size(Dtype d) { return kDtypes[static_cast<int>(d)].size; }
 
+namespace {
+
+// A name of up to 8 bytes as one number, its first byte lowest and the rest
+// zero, so that a dtype's name is found with one comparison per dtype.
+constexpr std::uint64_t packed_name(std::string_view name) {
+  std::uint64_t key = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    key |= std::uint64_t{static_cast<unsigned char>(name[i])} << (8 * i);
+  }
+  return key;
+}
+
+constexpr std::array<std::uint64_t, kDtypeCount> kPackedDtypes = [] {
+  std::array<std::uint64_t, kDtypeCount> packed{};
+  for (int i = 0; i < kDtypeCount; ++i) packed[i] = packed_name(kDtypes[i].name);
+  return packed;
+}();
+static_assert(std::all_of(kDtypes.begin(), kDtypes.end(),
+                          [](const DtypeInfo& d) { return d.name.size() >= 4 && d.name.size() <= 8; }));
+
+}  // namespace
+
 std::optional<Dtype> dtype_from_name(std::string_view name) {
+  // One load of the name's bytes as a number, on a little-endian machine:
+  // each case copies a size the compiler knows.
+  if (name.size() < 4 || name.size() > 8) return std::nullopt;
+  std::uint64_t key = 0;
+  if constexpr (std::endian::native != std::endian::little) key = packed_name(name);
+  else switch (name.size()) {
+    case 4: std::memcpy(&key, name.data(), 4); break;
+    case 5: std::memcpy(&key, name.data(), 5); break;
+    case 6: std::memcpy(&key, name.data(), 6); break;
+    case 7: std::memcpy(&key, name.data(), 7); break;
+    case 8: std::memcpy(&key, name.data(), 8); break;
+    default: break;
+  }
+  // Trailing NUL bytes pack as nothing: the sizes must agree too.
   for (int i = 0; i < kDtypeCount; ++i) {
-    if (same_word(kDtypes[i].name, name)) return static_cast<Dtype>(i);
+    if (kPackedDtypes[i] == key && kDtypes[i].name.size() == name.size()) return static_cast<Dtype>(i);
   }
   return std::nullopt;
 }

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -15,6 +18,23 @@ TEST(Records, StorageAndEntryTakeACacheLineEach) {
   static_assert(sizeof(Storage) == 64);
   static_assert(sizeof(Entry) == 64);
   static_assert(sizeof(Arg) == 24);
+}
+
+TEST(Dtypes, EachNameReadsAsItsDtypeAndNothingElseDoes) {
+  for (int i = 0; i < kDtypeCount; ++i) {
+    const auto d = static_cast<Dtype>(i);
+    EXPECT_EQ(dtype_from_name(dtype_name(d)), d) << dtype_name(d);
+    const std::string name(dtype_name(d));
+    EXPECT_EQ(dtype_from_name(name + std::string(1, '\0')), std::nullopt) << name;
+    EXPECT_EQ(dtype_from_name(name + "0"), std::nullopt) << name;
+    EXPECT_EQ(dtype_from_name(name.substr(0, name.size() - 1)), std::nullopt) << name;
+    EXPECT_EQ(dtype_from_name("X" + name.substr(1)), std::nullopt) << name;
+  }
+  EXPECT_EQ(dtype_from_name(""), std::nullopt);
+  EXPECT_EQ(dtype_from_name("Float32"), std::nullopt);
+  EXPECT_EQ(dtype_from_name("float32 "), std::nullopt);
+  EXPECT_EQ(dtype_from_name(std::string_view("int8\0\0\0\0", 8)), std::nullopt);
+  EXPECT_EQ(dtype_from_name("bfloat16x"), std::nullopt);
 }
 
 TEST(Boxed, ACopyOwnsItsOwnView) {

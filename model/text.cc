@@ -1,6 +1,8 @@
 #include "model/text.h"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +16,10 @@
 
 #include <fmt/format.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "model/file.h"
 #include "model/huge_pages.h"
 #include "model/lexical.h"
@@ -23,6 +29,18 @@ namespace planck {
 namespace {
 
 // ---------------------------------------------------------------- tokens
+
+// Whether word is the keyword, a literal: its length is known where this
+// is compiled, so the comparison is unrolled there.
+template <std::size_t N>
+bool is_keyword(std::string_view word, const char (&keyword)[N]) {
+  if (word.size() != N - 1) return false;
+  for (std::size_t i = 0; i + 1 < N; ++i) {
+    if (word[i] != keyword[i]) return false;
+  }
+  return true;
+}
+
 
 // A word is a maximal run of bytes that are neither blanks, nor one of the
 // punctuation bytes, nor '#', nor control bytes. Newlines are tokens because
@@ -35,16 +53,52 @@ struct Token {
   SourcePos pos;
 };
 
+// The printable bytes that end a word: the blank, punctuation and '#'
+// (byte_masks compares with each of them).
+constexpr std::string_view kPrintableEnds = " (),{}=#";
+
 // Which bytes end a word, one lookup per byte: the lexer's inner loop.
 constexpr std::array<bool, 256> kEndsWord = [] {
   std::array<bool, 256> ends{};
   for (int c = 0; c < 0x20; ++c) ends[c] = true;  // control bytes, tab and line ends included
   ends[0x7f] = true;
-  for (char c : std::string_view(" (),{}=#")) ends[static_cast<unsigned char>(c)] = true;
+  for (char c : kPrintableEnds) ends[static_cast<unsigned char>(c)] = true;
   return ends;
 }();
 
 bool ends_word(char c) { return kEndsWord[static_cast<unsigned char>(c)]; }
+
+#if defined(__SSE2__)
+// The bytes that end a word, the blanks and the "\n"s among the 64 bytes at
+// p, bit i for byte i: the words of a short line from a few vector
+// compares, where the byte loop takes several instructions a byte.
+struct ByteMasks {
+  std::uint64_t ends = 0;
+  std::uint64_t blanks = 0;
+  std::uint64_t newlines = 0;
+};
+constexpr std::size_t kMaskedBytes = 64;
+
+ByteMasks byte_masks(const char* p) {
+  ByteMasks m;
+  const auto bits = [](__m128i v) { return static_cast<std::uint64_t>(static_cast<std::uint16_t>(_mm_movemask_epi8(v))); };
+  for (std::size_t k = 0; k < kMaskedBytes / 16; ++k) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    // Control bytes and the space are those at most 0x20, unsigned.
+    __m128i ends = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x20)), x);
+    ends = _mm_or_si128(ends, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
+    const auto is = [&x](char c) { return _mm_cmpeq_epi8(x, _mm_set1_epi8(c)); };
+    ends = _mm_or_si128(ends, _mm_or_si128(_mm_or_si128(is('('), is(')')), _mm_or_si128(is(','), is('{'))));
+    ends = _mm_or_si128(ends, _mm_or_si128(_mm_or_si128(is('}'), is('=')), is('#')));
+    const __m128i blanks =
+        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
+    m.ends |= bits(ends) << (16 * k);
+    m.blanks |= bits(blanks) << (16 * k);
+    m.newlines |= bits(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))) << (16 * k);
+  }
+  return m;
+}
+#endif
 bool is_not_blank(char c) { return !is_blank(c); }
 
 // A comment runs to the line end; a control byte inside it ends it too, to be
@@ -151,73 +205,104 @@ std::string describe(const Token& t) {
 // Words that start a statement or a view. Storage may not take these names,
 // so that an argument never reads two ways.
 bool is_reserved(std::string_view name) {
-  static constexpr std::string_view kReserved[] = {
-      "schedule", "buffer", "alloc", "param", "kernel", "copy", "range", "loop", "shrink", "bitcast", "after",
-  };
-  for (std::string_view r : kReserved) {
-    if (same_word(name, r)) return true;
+  // Only the words of the name's length are compared: this runs for every
+  // declaration.
+  switch (name.size()) {
+    case 4: return is_keyword(name, "copy") || is_keyword(name, "loop");
+    case 5:
+      return is_keyword(name, "alloc") || is_keyword(name, "param") || is_keyword(name, "range") ||
+             is_keyword(name, "after");
+    case 6: return is_keyword(name, "buffer") || is_keyword(name, "kernel") || is_keyword(name, "shrink");
+    case 7: return is_keyword(name, "bitcast");
+    case 8: return is_keyword(name, "schedule");
+    default: return false;
   }
-  return false;
 }
 
 // The kind of storage a statement's keyword declares, if it is one.
 std::optional<StorageKind> declaration_kind(std::string_view keyword) {
-  if (same_word(keyword, "buffer")) return StorageKind::Buffer;
-  if (same_word(keyword, "alloc")) return StorageKind::Alloc;
-  if (same_word(keyword, "param")) return StorageKind::Param;
-  return std::nullopt;
+  switch (keyword.size()) {
+    case 5:
+      if (is_keyword(keyword, "alloc")) return StorageKind::Alloc;
+      if (is_keyword(keyword, "param")) return StorageKind::Param;
+      return std::nullopt;
+    case 6:
+      if (is_keyword(keyword, "buffer")) return StorageKind::Buffer;
+      return std::nullopt;
+    default: return std::nullopt;
+  }
 }
 
-bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The bytes a storage name is made of, one lookup per byte: every
+// declaration's name is checked.
+constexpr std::array<bool, 256> kInStorageName = [] {
+  std::array<bool, 256> in{};
+  for (int c = 0; c < 256; ++c) {
+    in[c] = is_ascii_letter(static_cast<char>(c)) || is_digit(static_cast<char>(c)) || c == '_' || c == '.';
+  }
+  return in;
+}();
 
 bool is_storage_name(std::string_view name) {
   if (name.empty() || !(is_ascii_letter(name.front()) || name.front() == '_')) return false;
   for (char c : name) {
-    if (!(is_ascii_letter(c) || is_digit(c) || c == '_' || c == '.')) return false;
+    if (!kInStorageName[static_cast<unsigned char>(c)]) return false;
   }
   return true;
 }
 
 std::optional<Arg::Kind> view_kind(std::string_view word) {
-  if (same_word(word, "shrink")) return Arg::Kind::Shrink;
-  if (same_word(word, "bitcast")) return Arg::Kind::Bitcast;
-  if (same_word(word, "after")) return Arg::Kind::After;
-  return std::nullopt;
+  switch (word.size()) {
+    case 5: return is_keyword(word, "after") ? std::optional(Arg::Kind::After) : std::nullopt;
+    case 6: return is_keyword(word, "shrink") ? std::optional(Arg::Kind::Shrink) : std::nullopt;
+    case 7: return is_keyword(word, "bitcast") ? std::optional(Arg::Kind::Bitcast) : std::nullopt;
+    default: return std::nullopt;
+  }
 }
+
+// A size of 1 to 18 decimal digits, read for a plain line: it is below
+// kMaxBytes, so it needs no overflow check. Anything else is nullopt, and
+// left to parse_decimal and its message.
+std::optional<Bytes> plain_decimal(std::string_view word) {
+  if (word.empty() || word.size() > 18) return std::nullopt;
+  Bytes value = 0;
+  for (char c : word) {
+    if (!is_digit(c)) return std::nullopt;
+    value = value * 10 + static_cast<Bytes>(c - '0');
+  }
+  return value;
+}
+static_assert(Bytes{999'999'999'999'999'999} < kMaxBytes);
 
 // ---------------------------------------------------------------- parser
 
-// How many declarations and top-level entries a text holds, as the lines
-// that start with their keywords and a blank count them: an estimate, to
-// reserve room for them at once. Growing a million-element list one
-// doubling at a time moved every element and faulted in new memory each
-// time, a fifth of the parse.
+// How many declarations and top-level entries a text holds at most, as
+// the lines whose first letter starts one of their keywords count them: an
+// estimate, to reserve room for them at once. Growing a million-element
+// list one doubling at a time moved every element and faulted in new memory
+// each time, a fifth of the parse. A line that only starts with the letter
+// makes the estimate high, which costs address space, not memory: the room
+// is not touched.
 struct Expected {
   std::size_t storage = 0;
   std::size_t entries = 0;
 };
 
 Expected expected_statements(std::string_view text) {
-  auto starts_statement = [](std::string_view line, std::string_view keyword) {
-    return line.size() > keyword.size() && starts_with_word(line, keyword) && is_blank(line[keyword.size()]);
-  };
   Expected counts;
   for (std::size_t at = 0; at < text.size();) {
-    const std::string_view line = text.substr(at, text.find('\n', at) - at);
-    at += line.size() + 1;
-    if (line.empty()) continue;
-    // Each keyword starts with a letter of its own: one comparison a line.
-    switch (line.front()) {
-      case 'b': counts.storage += starts_statement(line, "buffer") ? 1 : 0; break;
-      case 'a': counts.storage += starts_statement(line, "alloc") ? 1 : 0; break;
-      case 'p': counts.storage += starts_statement(line, "param") ? 1 : 0; break;
-      case 'k': counts.entries += starts_statement(line, "kernel") ? 1 : 0; break;
-      case 'c': counts.entries += starts_statement(line, "copy") ? 1 : 0; break;
-      case 'r': counts.entries += starts_statement(line, "range") ? 1 : 0; break;
-      case 'l': counts.entries += starts_statement(line, "loop") ? 1 : 0; break;
-      default: break;
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    if (end > at) {
+      switch (text[at]) {
+        case 'b': case 'a': case 'p': ++counts.storage; break;
+        case 'k': case 'c': case 'r': case 'l': ++counts.entries; break;
+        default: break;
+      }
     }
+    at = end + 1;
   }
   return counts;
 }
@@ -262,6 +347,8 @@ class Parser {
         lex_(cur_),
         names_(expected.storage, StorageNames{&schedule_.storage}) {
     schedule_.source = std::string(file);
+    const std::string_view all = cur_.rest();
+    plain_end_ = all.data() + (all.rfind('\n') + 1);  // the start when there is none (npos + 1 = 0)
     schedule_.storage.reserve(expected.storage);
     schedule_.entries.reserve(expected.entries);
     advise_huge_pages(schedule_.storage);
@@ -357,6 +444,7 @@ class Parser {
   Error drop_lookups(Error e);
 
   bool plain_lines_;  // whether parse_plain_line is tried
+  const char* plain_end_ = nullptr;  // one past the text's last "\n": parse_plain_line reads no further
   Cursor cur_;
   Lexer lex_;
   Schedule schedule_;
@@ -488,8 +576,11 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   if (start.col > INT_MAX / 2) return std::nullopt;
 
   // The words up to the line end, in one pass: a byte that ends a word and
-  // is neither a blank nor the "\n" sends the line to the token path.
+  // is neither a blank nor the "\n" sends the line to the token path. Only
+  // a line that a "\n" ends is read here, so that the "\n" stops each loop
+  // with no check of the text's end.
   const std::string_view rest = cur_.rest();
+  if (rest.data() >= plain_end_) return std::nullopt;
   // Where each word starts and its length: a trivial type, so that the
   // array is not zeroed for every line.
   struct Word {
@@ -499,17 +590,37 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   };
   std::array<Word, kMaxWords> words;
   std::size_t count = 0;
-  std::size_t i = 0;
+  const char* p = rest.data();
+#if defined(__SSE2__)
+  // A line shorter than 64 bytes, with 64 bytes of text to read: its words
+  // from the masks.
+  ByteMasks m;
+  if (rest.size() >= kMaskedBytes && (m = byte_masks(p)).newlines != 0) {
+    const int n = std::countr_zero(m.newlines);  // the line's length, below 64
+    const std::uint64_t in_line = (std::uint64_t{1} << n) - 1;
+    if ((m.ends & ~m.blanks & in_line) != 0) return std::nullopt;  // punctuation, '#', a control byte
+    const std::uint64_t in_words = ~m.ends & in_line;
+    std::uint64_t starts = in_words & ~(in_words << 1);
+    for (; starts != 0; starts &= starts - 1) {
+      if (count == kMaxWords) return std::nullopt;
+      const int at = std::countr_zero(starts);
+      // The "\n" ends a word too, so a word's end is always found.
+      const int size = std::countr_zero(m.ends >> at);
+      words[count++] = {p + at, static_cast<std::size_t>(size)};
+    }
+    p += n;
+  } else
+#endif
   for (;;) {
-    while (i < rest.size() && is_blank(rest[i])) ++i;
-    if (i == rest.size() || rest[i] == '\n') break;
-    const std::size_t begin = i;
-    while (i < rest.size() && !ends_word(rest[i])) ++i;
-    if (i < rest.size() && !is_blank(rest[i]) && rest[i] != '\n') return std::nullopt;  // punctuation, '#', a control byte
-    if (count == kMaxWords || i > kMaxLine) return std::nullopt;
-    words[count++] = {rest.data() + begin, i - begin};
+    while (is_blank(*p)) ++p;
+    if (*p == '\n') break;
+    const char* const word = p;
+    while (!ends_word(*p)) ++p;
+    if (!is_blank(*p) && *p != '\n') return std::nullopt;  // punctuation, '#', a control byte
+    if (count == kMaxWords || static_cast<std::size_t>(p - rest.data()) > kMaxLine) return std::nullopt;
+    words[count++] = {word, static_cast<std::size_t>(p - word)};
   }
-  const std::string_view line = rest.substr(0, i);
+  const std::string_view line(rest.data(), static_cast<std::size_t>(p - rest.data()));
   if (count == 0) return std::nullopt;
   const auto at = [&](std::string_view word) {
     return SourcePos{start.line, start.col + static_cast<int>(word.data() - line.data())};
@@ -523,7 +634,7 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
     if (is_reserved(name) || !is_storage_name(name)) return std::nullopt;
     const std::optional<Dtype> dtype = dtype_from_name(words[3].view());
     if (!dtype) return std::nullopt;
-    Result<Bytes> bytes = parse_decimal(words[4].view(), "size");
+    const std::optional<Bytes> bytes = plain_decimal(words[4].view());
     if (!bytes || *bytes % dtype_size(*dtype) != 0) return std::nullopt;
 
     cur_.take(line.size());
@@ -538,8 +649,8 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
     return queue(declare);
   }
 
-  const bool kernel = same_word(k, "kernel");
-  if (!kernel && !same_word(k, "copy")) return std::nullopt;
+  const bool kernel = is_keyword(k, "kernel");
+  if (!kernel && !is_keyword(k, "copy")) return std::nullopt;
   const std::size_t first_arg = kernel ? 2 : 1;
   if (kernel ? count < 2 : count != 3) return std::nullopt;
   for (std::size_t i = first_arg; i < count; ++i) {
@@ -581,14 +692,14 @@ Status Parser::parse_statement(std::vector<Entry>& out, int depth) {
 
   Entry e;
   e.pos = keyword.pos;
-  if (same_word(k, "kernel") || same_word(k, "copy")) {
-    e.kind = same_word(k, "kernel") ? Entry::Kind::Kernel : Entry::Kind::Copy;
+  if (is_keyword(k, "kernel") || is_keyword(k, "copy")) {
+    e.kind = is_keyword(k, "kernel") ? Entry::Kind::Kernel : Entry::Kind::Copy;
     PLANCK_TRY(parse_call(e));
-  } else if (same_word(k, "range") || same_word(k, "loop")) {
+  } else if (is_keyword(k, "range") || is_keyword(k, "loop")) {
     if (depth >= kMaxNesting) {
       return error_at(keyword.pos, fmt::format("loops nested deeper than {}", kMaxNesting));
     }
-    e.kind = same_word(k, "range") ? Entry::Kind::Range : Entry::Kind::Loop;
+    e.kind = is_keyword(k, "range") ? Entry::Kind::Range : Entry::Kind::Loop;
     PLANCK_TRY(parse_loop(e, depth + 1));
   } else {
     return error_at(
@@ -645,8 +756,8 @@ Status Parser::parse_options(Storage& st) {
   bool seen_phase = false;
   while (lex_.peek().kind == Tok::Word) {
     Token option = lex_.take();
-    const bool is_phase = same_word(option.text, "phase");
-    const bool is_held = same_word(option.text, "held");
+    const bool is_phase = is_keyword(option.text, "phase");
+    const bool is_held = is_keyword(option.text, "held");
     if (!is_phase && !is_held) {
       if (st.kind != StorageKind::Buffer) {
         return unexpected(option, fmt::format("the end of the line after the size of {} `{}`",

@@ -119,6 +119,32 @@ TEST(TextPlainLines, EveryByteAtEveryPlaceInAWordEndsItOrNotAsTheTokenPathSays) 
   }
 }
 
+// A plain line shorter than 64 bytes with 64 bytes of text from its start
+// is split into words by vector compares, 16 bytes at a time, any other
+// byte by byte: a byte that may end a word, at each place of a name of
+// lengths around those bounds, reads as the token path reads it, in a
+// declaration, a kernel's name and an argument, on a line followed by more
+// text or the last of the file. Each text has one changed name, so that
+// its first error is that name's.
+TEST(TextPlainLines, LinesAroundSixtyFourBytesReadAsTheTokenPathReadsThem) {
+  const std::string kBytes("\0\t\n\r\x1f !#(),.={}_a\x7f\x80\xff", 20);
+  const std::string kMore = repeat("kernel pad t\n", 6);
+  for (std::size_t length : {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 49, 52, 53, 54, 55, 56, 60, 64}) {
+    const std::string plain = "t" + std::string(length - 1, 'a');
+    const std::string head = "schedule v1\nbuffer t CUDA int8 4\nbuffer " + plain + " CUDA int8 4\n";
+    for (std::size_t at = 0; at < length; ++at) {
+      for (char byte : kBytes) {
+        std::string name = plain;
+        name[at] = byte;
+        parse_both_ways("schedule v1\nbuffer t CUDA int8 4\nbuffer " + name + " CUDA int8 4\n" + kMore);
+        parse_both_ways(head + "kernel " + name + " t\n" + kMore);
+        parse_both_ways(head + "kernel k " + name + " t\n" + kMore);
+        parse_both_ways(head + "kernel k t " + name);
+      }
+    }
+  }
+}
+
 TEST(TextPlainLines, WhatTheTokenPathWouldRefuseItRefusesTheSame) {
   const char* const kTexts[] = {
       "schedule v1\nbuffer range CUDA int8 4\n",            // a reserved word
@@ -147,6 +173,24 @@ TEST(TextPlainLines, WhatTheTokenPathWouldRefuseItRefusesTheSame) {
       "schedule v1\nbuffer t CUDA int8 4\nkernel k t t t t t t t t t t t t t t t t t u\n",  // many words
   };
   for (const char* text : kTexts) parse_error(text);
+}
+
+TEST(TextParse, EveryReservedWordAndNoOtherIsRefusedAsAStorageName) {
+  const std::string_view kReserved[] = {"schedule", "buffer", "alloc", "param", "kernel", "copy",
+                                        "range",    "loop",   "shrink", "bitcast", "after"};
+  for (std::string_view word : kReserved) {
+    const std::string w(word);
+    EXPECT_THAT(parse_error("schedule v1\nbuffer " + w + " CPU int8 4\n").message(),
+                HasSubstr("`" + w + "` is a reserved word"));
+    EXPECT_THAT(parse_error("schedule v1\nparam " + w + " CPU int8 4\n").message(),
+                HasSubstr("`" + w + "` is a reserved word"));
+    // One byte more, one fewer or another is a name like any other.
+    for (const std::string& name : {w + "s", w.substr(0, w.size() - 1), "X" + w.substr(1)}) {
+      const Schedule s = parse_ok("schedule v1\nbuffer " + name + " CPU int8 4\nkernel k " + name + "\n");
+      ASSERT_EQ(s.storage.size(), 1u);
+      EXPECT_EQ(s.storage[0].name, name);
+    }
+  }
 }
 
 TEST(TextParse, SpecExampleBuildsTheModel) {
