@@ -53,19 +53,16 @@ static_assert(std::all_of(kDtypes.begin(), kDtypes.end(),
 }  // namespace
 
 std::optional<Dtype> dtype_from_name(std::string_view name) {
-  // One load of the name's bytes as a number, on a little-endian machine:
-  // each case copies a size the compiler knows.
   if (name.size() < 4 || name.size() > 8) return std::nullopt;
-  std::uint64_t key = 0;
-  if constexpr (std::endian::native != std::endian::little) key = packed_name(name);
-  else switch (name.size()) {
-    case 4: std::memcpy(&key, name.data(), 4); break;
-    case 5: std::memcpy(&key, name.data(), 5); break;
-    case 6: std::memcpy(&key, name.data(), 6); break;
-    case 7: std::memcpy(&key, name.data(), 7); break;
-    case 8: std::memcpy(&key, name.data(), 8); break;
-    default: break;
-  }
+  // The name's bytes as packed_name packs them, from two loads of 4 bytes,
+  // its first and its last, which overlap on a name shorter than 8 bytes
+  // (an overlapping byte is the same in both).
+  static_assert(std::endian::native == std::endian::little);
+  std::uint32_t head;
+  std::uint32_t tail;
+  std::memcpy(&head, name.data(), 4);
+  std::memcpy(&tail, name.data() + name.size() - 4, 4);
+  const std::uint64_t key = head | std::uint64_t{tail} << (8 * (name.size() - 4));
   // Trailing NUL bytes pack as nothing: the sizes must agree too.
   for (int i = 0; i < kDtypeCount; ++i) {
     if (kPackedDtypes[i] == key && kDtypes[i].name.size() == name.size()) return static_cast<Dtype>(i);

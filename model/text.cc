@@ -30,18 +30,6 @@ namespace {
 
 // ---------------------------------------------------------------- tokens
 
-// Whether word is the keyword, a literal: its length is known where this
-// is compiled, so the comparison is unrolled there.
-template <std::size_t N>
-bool is_keyword(std::string_view word, const char (&keyword)[N]) {
-  if (word.size() != N - 1) return false;
-  for (std::size_t i = 0; i + 1 < N; ++i) {
-    if (word[i] != keyword[i]) return false;
-  }
-  return true;
-}
-
-
 // A word is a maximal run of bytes that are neither blanks, nor one of the
 // punctuation bytes, nor '#', nor control bytes. Newlines are tokens because
 // they end statements. Bad is a control byte, which no schedule may contain.
@@ -53,8 +41,7 @@ struct Token {
   SourcePos pos;
 };
 
-// The printable bytes that end a word: the blank, punctuation and '#'
-// (byte_masks compares with each of them).
+// The printable bytes that end a word: the blank, punctuation and '#'.
 constexpr std::string_view kPrintableEnds = " (),{}=#";
 
 // Which bytes end a word, one lookup per byte: the lexer's inner loop.
@@ -87,9 +74,11 @@ ByteMasks byte_masks(const char* p) {
     // Control bytes and the space are those at most 0x20, unsigned.
     __m128i ends = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x20)), x);
     ends = _mm_or_si128(ends, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
-    const auto is = [&x](char c) { return _mm_cmpeq_epi8(x, _mm_set1_epi8(c)); };
-    ends = _mm_or_si128(ends, _mm_or_si128(_mm_or_si128(is('('), is(')')), _mm_or_si128(is(','), is('{'))));
-    ends = _mm_or_si128(ends, _mm_or_si128(_mm_or_si128(is('}'), is('=')), is('#')));
+    // One compare per printable byte of kPrintableEnds, unrolled where this
+    // is compiled (a loop over the list was not unrolled).
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((ends = _mm_or_si128(ends, _mm_cmpeq_epi8(x, _mm_set1_epi8(kPrintableEnds[I])))), ...);
+    }(std::make_index_sequence<kPrintableEnds.size()>());
     const __m128i blanks =
         _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
     m.ends |= bits(ends) << (16 * k);
@@ -99,6 +88,7 @@ ByteMasks byte_masks(const char* p) {
   return m;
 }
 #endif
+
 bool is_not_blank(char c) { return !is_blank(c); }
 
 // A comment runs to the line end; a control byte inside it ends it too, to be
@@ -208,13 +198,13 @@ bool is_reserved(std::string_view name) {
   // Only the words of the name's length are compared: this runs for every
   // declaration.
   switch (name.size()) {
-    case 4: return is_keyword(name, "copy") || is_keyword(name, "loop");
+    case 4: return same_word(name, "copy") || same_word(name, "loop");
     case 5:
-      return is_keyword(name, "alloc") || is_keyword(name, "param") || is_keyword(name, "range") ||
-             is_keyword(name, "after");
-    case 6: return is_keyword(name, "buffer") || is_keyword(name, "kernel") || is_keyword(name, "shrink");
-    case 7: return is_keyword(name, "bitcast");
-    case 8: return is_keyword(name, "schedule");
+      return same_word(name, "alloc") || same_word(name, "param") || same_word(name, "range") ||
+             same_word(name, "after");
+    case 6: return same_word(name, "buffer") || same_word(name, "kernel") || same_word(name, "shrink");
+    case 7: return same_word(name, "bitcast");
+    case 8: return same_word(name, "schedule");
     default: return false;
   }
 }
@@ -223,11 +213,11 @@ bool is_reserved(std::string_view name) {
 std::optional<StorageKind> declaration_kind(std::string_view keyword) {
   switch (keyword.size()) {
     case 5:
-      if (is_keyword(keyword, "alloc")) return StorageKind::Alloc;
-      if (is_keyword(keyword, "param")) return StorageKind::Param;
+      if (same_word(keyword, "alloc")) return StorageKind::Alloc;
+      if (same_word(keyword, "param")) return StorageKind::Param;
       return std::nullopt;
     case 6:
-      if (is_keyword(keyword, "buffer")) return StorageKind::Buffer;
+      if (same_word(keyword, "buffer")) return StorageKind::Buffer;
       return std::nullopt;
     default: return std::nullopt;
   }
@@ -256,9 +246,9 @@ bool is_storage_name(std::string_view name) {
 
 std::optional<Arg::Kind> view_kind(std::string_view word) {
   switch (word.size()) {
-    case 5: return is_keyword(word, "after") ? std::optional(Arg::Kind::After) : std::nullopt;
-    case 6: return is_keyword(word, "shrink") ? std::optional(Arg::Kind::Shrink) : std::nullopt;
-    case 7: return is_keyword(word, "bitcast") ? std::optional(Arg::Kind::Bitcast) : std::nullopt;
+    case 5: return same_word(word, "after") ? std::optional(Arg::Kind::After) : std::nullopt;
+    case 6: return same_word(word, "shrink") ? std::optional(Arg::Kind::Shrink) : std::nullopt;
+    case 7: return same_word(word, "bitcast") ? std::optional(Arg::Kind::Bitcast) : std::nullopt;
     default: return std::nullopt;
   }
 }
@@ -649,8 +639,8 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
     return queue(declare);
   }
 
-  const bool kernel = is_keyword(k, "kernel");
-  if (!kernel && !is_keyword(k, "copy")) return std::nullopt;
+  const bool kernel = same_word(k, "kernel");
+  if (!kernel && !same_word(k, "copy")) return std::nullopt;
   const std::size_t first_arg = kernel ? 2 : 1;
   if (kernel ? count < 2 : count != 3) return std::nullopt;
   for (std::size_t i = first_arg; i < count; ++i) {
@@ -692,14 +682,14 @@ Status Parser::parse_statement(std::vector<Entry>& out, int depth) {
 
   Entry e;
   e.pos = keyword.pos;
-  if (is_keyword(k, "kernel") || is_keyword(k, "copy")) {
-    e.kind = is_keyword(k, "kernel") ? Entry::Kind::Kernel : Entry::Kind::Copy;
+  if (same_word(k, "kernel") || same_word(k, "copy")) {
+    e.kind = same_word(k, "kernel") ? Entry::Kind::Kernel : Entry::Kind::Copy;
     PLANCK_TRY(parse_call(e));
-  } else if (is_keyword(k, "range") || is_keyword(k, "loop")) {
+  } else if (same_word(k, "range") || same_word(k, "loop")) {
     if (depth >= kMaxNesting) {
       return error_at(keyword.pos, fmt::format("loops nested deeper than {}", kMaxNesting));
     }
-    e.kind = is_keyword(k, "range") ? Entry::Kind::Range : Entry::Kind::Loop;
+    e.kind = same_word(k, "range") ? Entry::Kind::Range : Entry::Kind::Loop;
     PLANCK_TRY(parse_loop(e, depth + 1));
   } else {
     return error_at(
@@ -756,8 +746,8 @@ Status Parser::parse_options(Storage& st) {
   bool seen_phase = false;
   while (lex_.peek().kind == Tok::Word) {
     Token option = lex_.take();
-    const bool is_phase = is_keyword(option.text, "phase");
-    const bool is_held = is_keyword(option.text, "held");
+    const bool is_phase = same_word(option.text, "phase");
+    const bool is_held = same_word(option.text, "held");
     if (!is_phase && !is_held) {
       if (st.kind != StorageKind::Buffer) {
         return unexpected(option, fmt::format("the end of the line after the size of {} `{}`",
