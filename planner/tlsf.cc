@@ -51,7 +51,7 @@ Tlsf::Tlsf(Bytes capacity, Bytes block_size, int second_level_bits)
       l2_bits_(static_cast<std::size_t>(max_l1_ + 1), 0) {
   for (std::uint32_t b = 0; b < bin_count_; ++b) links_[b] = {b, b};  // every queue empty
   if (capacity_ == 0) return;
-  insert_free(new_block(0, capacity_));
+  insert_free(new_block(0, capacity_, kNone, kNone));
 }
 
 inline std::size_t Tlsf::bin_index(Bin b) const {
@@ -59,26 +59,28 @@ inline std::size_t Tlsf::bin_index(Bin b) const {
          static_cast<std::size_t>(b.l2);
 }
 
-inline Tlsf::BlockId Tlsf::new_block(Bytes start, Bytes size) {
-  BlockId id;
-  if (dropped_.empty()) {
-    id = static_cast<BlockId>(blocks_.size());
-    blocks_.emplace_back();
-    links_.emplace_back();
+inline Tlsf::BlockId Tlsf::new_block(Bytes start, Bytes size, BlockId left, BlockId right) {
+  BlockId id = dropped_;
+  if (id == kNone) [[unlikely]] {
+    id = add_id();
   } else {
-    id = dropped_.back();
-    dropped_.pop_back();
-    blocks_[id] = {};
+    dropped_ = blocks_[id].right;
   }
-  blocks_[id].start = start;
-  blocks_[id].size = size;
+  blocks_[id] = {.start = start, .size = size, .left = left, .right = right};
   if (indexed_) starting_[start] = id;
   return id;
 }
 
+Tlsf::BlockId Tlsf::add_id() {
+  blocks_.emplace_back();
+  links_.emplace_back();
+  return static_cast<BlockId>(blocks_.size() - 1);
+}
+
 inline void Tlsf::drop_block(BlockId id) {
   if (indexed_) starting_.erase(blocks_[id].start);
-  dropped_.push_back(id);
+  blocks_[id].right = dropped_;
+  dropped_ = id;
 }
 
 void Tlsf::index_starts() {
@@ -136,11 +138,14 @@ std::optional<Bytes> Tlsf::alloc(Bytes r) {
 }
 
 std::optional<Tlsf::Allocation> Tlsf::alloc_block(Bytes r) {
-  Bytes need = std::max(block_size_, r);
+  const Bytes need = std::max(block_size_, r);
+  // need rounded up to a multiple of 2^(bitlen(need) - L), a power of two:
   // bitlen(need) >= bitlen(B) >= L, so the shift is at least 0.
-  std::optional<Bytes> s = checked_round_up(need, Bytes{1} << (bitlen(need) - l_));
-  if (!s) return std::nullopt;  // the rounded size passes 2^64: nothing can hold it
-  const std::uint32_t found = find_bin(bin(*s));
+  const Bytes low = (Bytes{1} << (bitlen(need) - l_)) - 1;
+  Bytes s;
+  if (__builtin_add_overflow(need, low, &s)) return std::nullopt;  // past 2^64: nothing can hold it
+  s &= ~low;
+  const std::uint32_t found = find_bin(bin(s));
   if (found == kNoBin) return std::nullopt;
 
   const BlockId id = links_[found].next - bin_count_;
@@ -153,10 +158,9 @@ std::optional<Tlsf::Allocation> Tlsf::alloc_block(Bytes r) {
   if (blocks_[id].size > need) {
     const Bytes rest_size = blocks_[id].size - need;
     blocks_[id].size = need;
-    const BlockId rest = new_block(start + need, rest_size);  // blocks_ may move: ids, not references
-    blocks_[rest].left = id;
-    blocks_[rest].right = blocks_[id].right;
-    if (blocks_[rest].right != kNone) blocks_[blocks_[rest].right].left = rest;
+    const BlockId after = blocks_[id].right;
+    const BlockId rest = new_block(start + need, rest_size, id, after);  // blocks_ may move: ids, not references
+    if (after != kNone) blocks_[after].left = rest;
     blocks_[id].right = rest;
     insert_free(rest);
   }
@@ -179,11 +183,20 @@ Status Tlsf::free(Bytes addr) {
   return free_block(it->second);
 }
 
-Status Tlsf::free_block(BlockId freed) {
-  // A dropped id sits in dropped_ and was marked free when its block merged.
-  if (freed >= blocks_.size() || !blocks_[freed].used) {
-    return Error{"", fmt::format("free of block {}: no used block has this id", freed)};
-  }
+Error Tlsf::no_used_block(BlockId id) {
+  return Error{"", fmt::format("free of block {}: no used block has this id", id)};
+}
+
+inline void Tlsf::absorb_right(BlockId id) {
+  const BlockId right = blocks_[id].right;
+  const BlockId after = blocks_[right].right;
+  blocks_[id].size += blocks_[right].size;
+  blocks_[id].right = after;
+  if (after != kNone) blocks_[after].left = id;
+  drop_block(right);
+}
+
+void Tlsf::release(BlockId freed) {
   blocks_[freed].used = false;
 
   // The rule appends the freed block to its bin, then, from the leftmost
@@ -191,28 +204,25 @@ Status Tlsf::free_block(BlockId freed) {
   // merged block. A block appended and taken out again leaves every other
   // queue as it was, so the same queues come from taking each free block of
   // the run but the freed one out of its bin, merging the run into its
-  // leftmost block, and appending that once. Every free merges its whole
-  // run, so at most one free block lies on each side; the walk follows the
-  // rule as stated rather than rely on that.
+  // leftmost block, and appending that once.
+  //
+  // No two free blocks are ever neighbours: every free merges its whole run,
+  // and the rest an alloc splits off lies between the block it used and that
+  // block's right neighbour, which was used or none. So the run is the freed
+  // block and at most one free neighbour on each side.
   BlockId merged = freed;
-  for (BlockId left = blocks_[freed].left; left != kNone && !blocks_[left].used; left = blocks_[left].left) {
+  if (const BlockId left = blocks_[freed].left; left != kNone && !blocks_[left].used) {
+    assert(blocks_[left].left == kNone || blocks_[blocks_[left].left].used);
+    remove_free(left);
+    absorb_right(left);
     merged = left;
   }
-  BlockId at = merged;
-  for (; at != kNone && !blocks_[at].used; at = blocks_[at].right) {
-    if (at != freed) remove_free(at);
+  if (const BlockId right = blocks_[merged].right; right != kNone && !blocks_[right].used) {
+    assert(blocks_[right].right == kNone || blocks_[blocks_[right].right].used);
+    remove_free(right);
+    absorb_right(merged);
   }
-  // [merged, at) is the run, `at` the used block after it or none.
-  for (BlockId right = blocks_[merged].right; right != at;) {
-    const BlockId next = blocks_[right].right;
-    blocks_[merged].size += blocks_[right].size;
-    drop_block(right);
-    right = next;
-  }
-  blocks_[merged].right = at;
-  if (at != kNone) blocks_[at].left = merged;
   insert_free(merged);
-  return Ok{};
 }
 
 std::vector<Tlsf::Block> Tlsf::blocks() const {

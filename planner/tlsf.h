@@ -63,7 +63,12 @@ class Tlsf {
   Status free(Bytes addr);
   // Frees the used block with this id, as free(its start) does, with no
   // lookup. An id that names no used block is an error.
-  Status free_block(BlockId id);
+  Status free_block(BlockId id) {
+    // A dropped id is on the list of dropped ids and was marked free when its block merged.
+    if (id >= blocks_.size() || !blocks_[id].used) return no_used_block(id);
+    release(id);
+    return Ok{};
+  }
 
   struct Block {
     Bytes start = 0;
@@ -91,7 +96,7 @@ class Tlsf {
     Bytes start = 0;
     Bytes size = 0;
     BlockId left = kNone;   // the block before it in address order
-    BlockId right = kNone;  // the block after it
+    BlockId right = kNone;  // the block after it; for a dropped id, the next dropped id
     std::uint32_t bin = 0;  // free only: bin_index of its bin
     bool used = false;
   };
@@ -111,12 +116,21 @@ class Tlsf {
   // order, or kNoBin.
   static constexpr std::uint32_t kNoBin = ~std::uint32_t{0};
   std::uint32_t find_bin(Bin from) const;
-  // A new block at `start`, found by its start from then on.
-  BlockId new_block(Bytes start, Bytes size);
+  // A new block at `start` between the blocks left and right (or kNone),
+  // found by its start from then on; its neighbours are not told.
+  BlockId new_block(Bytes start, Bytes size, BlockId left, BlockId right);
+  // A new id past the others, for new_block when no dropped id is left.
+  BlockId add_id();
   // Fills starting_ from the blocks in address order.
   void index_starts();
   // Forgets a block merged into its left neighbour; its id is reused.
   void drop_block(BlockId id);
+  // free_block of a used block.
+  void release(BlockId id);
+  // Merges the block after id into id and drops it.
+  void absorb_right(BlockId id);
+  // The error of free_block for an id that names no used block.
+  static Error no_used_block(BlockId id);
   // Appends a free block to the back of its bin's queue.
   void insert_free(BlockId id);
   // Takes a free block out of its bin's queue.
@@ -127,8 +141,10 @@ class Tlsf {
   int l_;          // L = bitlen(C)
   int max_l1_;     // bitlen(capacity)
   int l2_count_;   // second-level bins a level can reach: 2^(L-1)
-  std::vector<BlockState> blocks_;               // by id; ids of dropped blocks are reused
-  std::vector<BlockId> dropped_;                 // ids free for new blocks
+  std::vector<BlockState> blocks_;  // by id; ids of dropped blocks are reused
+  // The last id dropped, the first a new block takes; the others follow
+  // through BlockState::right.
+  BlockId dropped_ = kNone;
   // The block that starts at each address; kept only once free(addr) was
   // called, since callers of free_block never need it.
   std::unordered_map<Bytes, BlockId> starting_;
