@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <numeric>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -138,6 +139,17 @@ Result<std::vector<Bytes>> rounded_sizes(const Schedule& s, const std::vector<Li
 // Rule 5: arenas, one per device.
 std::vector<DeviceGroup> group_by_device(const Schedule& s, const std::vector<Lifetime>& lives) {
   std::vector<DeviceGroup> out;
+  if (lives.empty()) return out;
+  // Most schedules plan for one device: the first pass only compares
+  // devices, and the one group is every lifetime in order.
+  const Name& first = s.storage[lives.front().buffer].device;
+  std::size_t same = 1;
+  while (same < lives.size() && s.storage[lives[same].buffer].device == first) ++same;
+  if (same == lives.size()) {
+    out.push_back({first, std::vector<std::size_t>(lives.size())});
+    std::iota(out.front().buffers.begin(), out.front().buffers.end(), std::size_t{0});
+    return out;
+  }
   std::unordered_map<std::string_view, std::size_t> index;  // device -> position in out
   // Each lifetime's group is found first and the groups filled after, so
   // that each group's list is made at its size.
