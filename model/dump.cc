@@ -30,8 +30,8 @@ std::string_view entry_kind_name(Entry::Kind k) {
 }
 
 void dump_arg(std::string& out, const Arg& arg, const std::string& path) {
-  fmt::format_to(std::back_inserter(out), "arg {} {} {} storage={} at {}:{}", path, arg_kind_name(arg.kind),
-                 dtype_name(arg.dtype), arg.storage, arg.pos.line, arg.pos.col);
+  fmt::format_to(std::back_inserter(out), "arg {} {} {} storage={}", path, arg_kind_name(arg.kind),
+                 dtype_name(arg.dtype), arg.storage);
   if (arg.view) {
     fmt::format_to(std::back_inserter(out), " start={} length={}\n", arg.view->start, arg.view->length);
     dump_arg(out, arg.view->base, path + ".base");

@@ -12,8 +12,8 @@
 namespace planck {
 
 // Lines such as "storage 3 buffer t3 CUDA float32 1024 phase=0 held=0 at 5:1",
-// "entry 2.0 kernel k1 args=2 at 9:3" and "arg 2.0.1 shrink int8 storage=0 at
-// 9:13 start=0 length=512": an entry's path is its index in each enclosing
+// "entry 2.0 kernel k1 args=2 at 9:3" and "arg 2.0.1 shrink int8 storage=0
+// start=0 length=512" (an argument is at its entry's place): an entry's path is its index in each enclosing
 // body, an argument's adds its index in the call (a loop's flag is "flag"),
 // and a view's base follows it as the view's path and ".base".
 std::string dump_schedule(const Schedule& s);

@@ -93,7 +93,7 @@ TEST(Pool, AListMadeOnOneThreadCanBeFreedOnAnother) {
 }
 
 TEST(Pool, ArgumentListsCopyAndMoveAsVectors) {
-  Args a{named(1), make_view(Arg::Kind::Shrink, named(2), {}, 0, 8), named(3)};
+  Args a{named(1), make_view(Arg::Kind::Shrink, named(2), 0, 8), named(3)};
   Args b = a;
   b[1].view->base.storage = 9;
   EXPECT_EQ(storage_of(a[1]), 2u);

@@ -104,10 +104,9 @@ Error overflow_error(const Storage& s, std::string_view what) {
 
 Error rounded_size_overflow(const Storage& s) { return overflow_error(s, "phase + bytes rounded up to 256"); }
 
-Arg make_view(Arg::Kind kind, Arg base, SourcePos pos, Bytes start, Bytes length, Dtype dtype) {
+Arg make_view(Arg::Kind kind, Arg base, Bytes start, Bytes length, Dtype dtype) {
   return Arg{.kind = kind,
              .dtype = dtype,
-             .pos = pos,
              .view = Boxed<View>(View{.start = start, .length = length, .base = std::move(base)})};
 }
 

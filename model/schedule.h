@@ -107,13 +107,16 @@ class Boxed {
 struct View;
 struct Loop;
 
-// An argument: storage, or a view of another argument.
+// An argument: storage, or a view of another argument. It has no place of
+// its own in the text: a call's arguments are a large part of a schedule,
+// and 16 bytes each instead of 24 keep the model of a million buffers
+// within a few hundred megabytes. What an argument does wrong is reported at
+// its entry's place.
 struct Arg {
   enum class Kind : std::uint8_t { Storage, Shrink, Bitcast, After };
   Kind kind = Kind::Storage;
   Dtype dtype = Dtype::Int8;  // Kind::Bitcast
   StorageId storage = 0;      // Kind::Storage
-  SourcePos pos;
   Boxed<View> view;  // a view's base and bounds: set for a view, empty for storage
 };
 
@@ -130,8 +133,7 @@ struct View {
 
 // A view of `base`: a shrink keeps `length` bytes from `start`, a bitcast reads
 // them as `dtype`.
-Arg make_view(Arg::Kind kind, Arg base, SourcePos pos, Bytes start = 0, Bytes length = 0,
-              Dtype dtype = Dtype::Int8);
+Arg make_view(Arg::Kind kind, Arg base, Bytes start = 0, Bytes length = 0, Dtype dtype = Dtype::Int8);
 
 // The storage an argument names or views, through any depth of views.
 inline StorageId storage_of(const Arg& arg) {

@@ -654,9 +654,7 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
           .name = kernel ? Name(words[1].view()) : Name()};
   e.args.resize(count - first_arg);
   for (std::size_t i = first_arg; i < count; ++i) {
-    Arg& arg = e.args[i - first_arg];
-    arg.pos = at(words[i].view());
-    wait_for({.kind = Lookup::Kind::Use, .key = StorageIndex::key(words[i].view()), .pos = arg.pos});
+    wait_for({.kind = Lookup::Kind::Use, .key = StorageIndex::key(words[i].view()), .pos = at(words[i].view())});
   }
   if (Status s = queue_waiting(e.args); !s) return s;
   out.push_back(std::move(e));
@@ -864,7 +862,6 @@ Result<Arg> Parser::parse_arg() {
   if (t.kind != Tok::Word) return unexpected(t, heads.empty() ? "an argument" : "the argument of the view");
   Arg arg;
   arg.kind = Arg::Kind::Storage;
-  arg.pos = t.pos;
   const Lookup use{.kind = Lookup::Kind::Use, .key = StorageIndex::key(t.text), .pos = t.pos};
   if (heads.empty()) {
     // Its storage is looked up once the argument has its place.
@@ -881,7 +878,7 @@ Result<Arg> Parser::parse_arg() {
   while (!heads.empty()) {
     const auto [head, kind] = heads.back();
     heads.pop_back();
-    Arg view = make_view(kind, std::move(arg), head.pos);
+    Arg view = make_view(kind, std::move(arg));
     PLANCK_TRY(close_view(head, view, size));
     arg = std::move(view);
   }

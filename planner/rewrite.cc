@@ -18,14 +18,16 @@ struct Replacement {
 
 class Rewriter {
  public:
-  Rewriter(std::string source, std::vector<std::optional<StorageId>> new_id,
+  // `from` is the schedule rewritten, which outlives the rewriter.
+  Rewriter(const Schedule& from, std::vector<std::optional<StorageId>> new_id,
            std::vector<std::optional<Replacement>> replace)
-      : source_(std::move(source)), new_id_(std::move(new_id)), replace_(std::move(replace)) {}
+      : from_(from), new_id_(std::move(new_id)), replace_(std::move(replace)) {}
 
-  // The rewritten copies of `from`, appended to `to`.
-  Status args(const Args& from, Args& to, int depth) {
+  // The rewritten copies of `from`, the arguments of the entry at `pos`,
+  // appended to `to`.
+  Status args(const Args& from, Args& to, SourcePos pos) {
     to.reserve(from.size());
-    for (const Arg& a : from) PLANCK_TRY(arg(a, to.emplace_back(), depth));
+    for (const Arg& a : from) PLANCK_TRY(arg(a, to.emplace_back(), pos, 0));
     return Ok{};
   }
 
@@ -36,9 +38,9 @@ class Rewriter {
       out.kind = e.kind;
       out.name = e.name;
       out.pos = e.pos;
-      PLANCK_TRY(args(e.args, out.args, 0));
+      PLANCK_TRY(args(e.args, out.args, e.pos));
       if (e.loop) {
-        PLANCK_TRY(args(e.loop->flag, out.mutable_flag(), 0));
+        PLANCK_TRY(args(e.loop->flag, out.mutable_flag(), e.pos));
         PLANCK_TRY(entries(e.loop->body, out.mutable_body()));
       }
     }
@@ -48,13 +50,12 @@ class Rewriter {
  private:
   // A reference to a placed buffer grows two views deeper; the result must
   // still parse, so it stays within kMaxNesting.
-  Status arg(const Arg& a, Arg& out, int depth) {
+  Status arg(const Arg& a, Arg& out, SourcePos pos, int depth) {
     if (a.kind != Arg::Kind::Storage) {
       out.kind = a.kind;
       out.dtype = a.dtype;
-      out.pos = a.pos;
       out.view = Boxed<View>(View{.start = a.view->start, .length = a.view->length});
-      return arg(a.view->base, out.view->base, depth + 1);
+      return arg(a.view->base, out.view->base, pos, depth + 1);
     }
     const std::optional<Replacement>& r = replace_[a.storage];
     if (!r) {
@@ -63,16 +64,17 @@ class Rewriter {
       return Ok{};
     }
     if (depth + 2 > kMaxNesting) {
-      return Error{fmt::format("{}:{}:{}", source_, a.pos.line, a.pos.col),
-                   fmt::format("the rewritten view would nest deeper than {}", kMaxNesting)};
+      return Error{pos.line > 0 ? fmt::format("{}:{}:{}", from_.source, pos.line, pos.col) : from_.source,
+                   fmt::format("the rewritten view of {} would nest deeper than {}", from_.storage[a.storage].name,
+                               kMaxNesting)};
     }
-    Arg arena{.kind = Arg::Kind::Storage, .storage = r->arena, .pos = a.pos};
-    Arg shrink = make_view(Arg::Kind::Shrink, std::move(arena), a.pos, r->offset, r->bytes);
-    out = make_view(Arg::Kind::Bitcast, std::move(shrink), a.pos, 0, 0, r->dtype);
+    Arg arena{.kind = Arg::Kind::Storage, .storage = r->arena};
+    Arg shrink = make_view(Arg::Kind::Shrink, std::move(arena), r->offset, r->bytes);
+    out = make_view(Arg::Kind::Bitcast, std::move(shrink), 0, 0, r->dtype);
     return Ok{};
   }
 
-  std::string source_;
+  const Schedule& from_;
   std::vector<std::optional<StorageId>> new_id_;        // old storage -> new, unless replaced
   std::vector<std::optional<Replacement>> replace_;     // old storage -> its arena bytes
 };
@@ -122,7 +124,7 @@ Result<Schedule> rewrite(const Schedule& s, const Plan& p, const Resolution& r) 
     if (replace[i]) replace[i]->arena = first_arena + static_cast<StorageId>(arena_of[i]);
   }
 
-  Rewriter rw(s.source, std::move(new_id), std::move(replace));
+  Rewriter rw(s, std::move(new_id), std::move(replace));
   PLANCK_TRY(rw.entries(s.entries, out.entries));
   return out;
 }

@@ -264,7 +264,7 @@ kernel k act input
   EXPECT_THAT(rewrite_error(s, "plan v1\narena input CPU 512\nplace act input 0\n"), HasSubstr("input"));
 }
 
-TEST(Rewrite, AViewThatWouldNestPastWhatTheParserReadsIsAnErrorWithItsPlace) {
+TEST(Rewrite, AViewThatWouldNestPastWhatTheParserReadsIsAnErrorAtItsEntryNamingItsBuffer) {
   // A planned buffer's reference grows two views deeper. Under 198 views
   // the result nests 200 deep, which parses back; under 199 it would not.
   auto nested = [](int views) {
@@ -275,7 +275,8 @@ TEST(Rewrite, AViewThatWouldNestPastWhatTheParserReadsIsAnErrorWithItsPlace) {
   const std::string_view plan = "plan v1\narena arena0 CPU 256\nplace a arena0 0\n";
   const std::string fits = rewritten(nested(kMaxNesting - 2), plan);
   EXPECT_TRUE(parse_schedule(fits, "rewritten").ok());
-  EXPECT_THAT(rewrite_error(nested(kMaxNesting - 1), plan), HasSubstr("test.sched:3:"));
+  EXPECT_THAT(rewrite_error(nested(kMaxNesting - 1), plan),
+              HasSubstr("test.sched:3:1: the rewritten view of a would nest deeper than 200"));
 }
 
 }  // namespace

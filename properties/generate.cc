@@ -190,7 +190,7 @@ class Builder {
     for (int i = 0; i < layers; ++i) {
       const std::optional<Arg::Kind> kind = view_kind();
       if (!kind) break;
-      Arg view = make_view(*kind, Arg{}, {});
+      Arg view = make_view(*kind, Arg{});
       if (view.kind == Arg::Kind::Shrink) {
         // Without zero-byte views, every view keeps at least one byte: the
         // storage has one, and so has every shrink of it.

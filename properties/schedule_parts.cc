@@ -53,12 +53,12 @@ Storage buffer_decl(std::string name, std::string device, Dtype dtype, Bytes byt
 }
 
 Arg shrink_view(Arg base, Bytes start, Bytes length) {
-  return make_view(Arg::Kind::Shrink, std::move(base), {}, start, length);
+  return make_view(Arg::Kind::Shrink, std::move(base), start, length);
 }
 
-Arg bitcast_view(Arg base, Dtype dtype) { return make_view(Arg::Kind::Bitcast, std::move(base), {}, 0, 0, dtype); }
+Arg bitcast_view(Arg base, Dtype dtype) { return make_view(Arg::Kind::Bitcast, std::move(base), 0, 0, dtype); }
 
-Arg after_view(Arg base) { return make_view(Arg::Kind::After, std::move(base), {}); }
+Arg after_view(Arg base) { return make_view(Arg::Kind::After, std::move(base)); }
 
 std::size_t count_entries(const Schedule& s) {
   std::size_t n = 0;
