@@ -119,7 +119,7 @@ Result<IntervalProblem> parse_intervals(std::string_view text, std::string_view 
 }
 
 Result<IntervalProblem> read_intervals(const std::string& path) {
-  PLANCK_ASSIGN(const std::string text, read_file(path));
+  PLANCK_ASSIGN(const FileText text, read_file(path));
   return parse_intervals(text, source_name(path));
 }
 

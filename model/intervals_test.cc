@@ -154,12 +154,12 @@ TEST_P(IntervalsShared, EveryCsvReadsAndPrintsBackUnchanged) {
   std::sort(files.begin(), files.end());
   for (const std::filesystem::path& file : files) {
     SCOPED_TRACE(file.string());
-    Result<std::string> text = read_file(file.string());
+    Result<FileText> text = read_file(file.string());
     ASSERT_TRUE(text) << text.error().message();
-    Result<IntervalProblem> p = parse_intervals(*text, file.string());
+    Result<IntervalProblem> p = parse_intervals(text->view(), file.string());
     ASSERT_TRUE(p) << p.error().message();
     EXPECT_FALSE(p->buffers.empty());
-    EXPECT_EQ(print_intervals(*p), *text);
+    EXPECT_EQ(print_intervals(*p), text->view());
   }
 }
 

@@ -166,7 +166,7 @@ bool is_plan_word(std::string_view word) {
 Result<Plan> parse_plan(std::string_view text, std::string_view file) { return PlanParser(text, file).run(); }
 
 Result<Plan> read_plan(const std::string& path) {
-  PLANCK_ASSIGN(const std::string text, read_file(path));
+  PLANCK_ASSIGN(const FileText text, read_file(path));
   return parse_plan(text, source_name(path));
 }
 

@@ -23,7 +23,7 @@ Result<Problem> parse_problem(std::string_view text, std::string_view file) {
 }
 
 Result<Problem> read_problem(const std::string& path) {
-  PLANCK_ASSIGN(const std::string text, read_file(path));
+  PLANCK_ASSIGN(const FileText text, read_file(path));
   return parse_problem(text, source_name(path));
 }
 

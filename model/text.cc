@@ -1033,7 +1033,7 @@ Result<Schedule> parse_schedule_by_tokens(std::string_view text, std::string_vie
 }
 
 Result<Schedule> read_schedule(const std::string& path) {
-  PLANCK_ASSIGN(const std::string text, read_file(path));
+  PLANCK_ASSIGN(const FileText text, read_file(path));
   return parse_schedule(text, source_name(path));
 }
 

@@ -2,6 +2,8 @@
 
 #include "model/dump.h"
 #include "model/file.h"
+#include "model/intervals.h"
+#include "model/plan.h"
 #include "tests/spec_example.h"
 
 #include <gmock/gmock.h>
@@ -732,13 +734,13 @@ TEST_F(TextFile, AMissingFileCannotBeRead) {
 }
 
 TEST_F(TextFile, ADirectoryCannotBeRead) {
-  Result<std::string> text = read_file(dir_.string());
+  Result<FileText> text = read_file(dir_.string());
   ASSERT_FALSE(text);
   EXPECT_EQ(text.error().what, "cannot read: Is a directory");
 }
 
 TEST_F(TextFile, APathThroughAFileCannotBeRead) {
-  Result<std::string> text = read_file(write("plain", "x") + "/inside");
+  Result<FileText> text = read_file(write("plain", "x") + "/inside");
   ASSERT_FALSE(text);
   EXPECT_EQ(text.error().what, "cannot read: Not a directory");
 }
@@ -747,7 +749,7 @@ TEST_F(TextFile, AFileWithoutReadPermissionCannotBeRead) {
   if (::geteuid() == 0) GTEST_SKIP() << "the superuser reads any file";
   const std::string path = write("secret.sched", kSpecExample);
   std::filesystem::permissions(path, std::filesystem::perms::none);
-  Result<std::string> text = read_file(path);
+  Result<FileText> text = read_file(path);
   ASSERT_FALSE(text);
   EXPECT_EQ(text.error().message(), path + ": cannot read: Permission denied");
 }
@@ -766,16 +768,54 @@ TEST_F(TextFile, StandardInputKeepsEveryByte) {
   const std::string bytes = std::string("\xef\xbb\xbf") + std::string(100000, 'x') + std::string("\0\r\n", 3);
   ASSERT_NE(std::freopen(write("bytes", bytes).c_str(), "rb", stdin), nullptr);
   std::cin.clear();
-  Result<std::string> text = read_file("-");
+  Result<FileText> text = read_file("-");
   ASSERT_TRUE(text) << text.error().message();
-  EXPECT_EQ(*text, bytes);
+  EXPECT_EQ(text->view(), bytes);
 }
 
 TEST_F(TextFile, ReadFileKeepsEveryByte) {
   const std::string bytes("a\0b\r\n", 5);
-  Result<std::string> text = read_file(write("bytes", bytes));
+  Result<FileText> text = read_file(write("bytes", bytes));
   ASSERT_TRUE(text);
-  EXPECT_EQ(*text, bytes);
+  EXPECT_EQ(text->view(), bytes);
+}
+
+TEST_F(TextFile, AFileIsReadWholeAtEverySizeAroundAPage) {
+  // A regular file is mapped: its text ends where the file does, whether or
+  // not that is the end of a page, and an empty file is an empty text.
+  for (const std::size_t size : {0, 1, 4095, 4096, 4097, 8192, 100000}) {
+    std::string bytes(size, 'x');
+    for (std::size_t i = 0; i < size; i += 7) bytes[i] = static_cast<char>('a' + i % 26);
+    Result<FileText> text = read_file(write("sized", bytes));
+    ASSERT_TRUE(text) << text.error().message();
+    EXPECT_EQ(text->view(), bytes) << size;
+  }
+}
+
+TEST_F(TextFile, AFileOfWholePagesParsesInEachFormat) {
+  // A text that ends at the end of a page has no byte after it to read: each
+  // reader stops at the text's end. Each file is padded to 4096 bytes, then
+  // to 8192, and ends without a line end.
+  auto padded = [](std::string text, std::size_t size) {
+    text += "#";
+    text += std::string(size - text.size(), 'p');
+    return text;
+  };
+  for (const std::size_t size : {4096, 8192}) {
+    Result<Schedule> s = read_schedule(write("a.sched", padded(std::string(kSpecExample), size)));
+    ASSERT_TRUE(s) << s.error().message();
+    EXPECT_EQ(s->storage.size(), 6u);
+    Result<Plan> p = read_plan(write("a.plan", padded("plan v1\narena a0 CPU 256\nplace t a0 0\n", size)));
+    ASSERT_TRUE(p) << p.error().message();
+    EXPECT_EQ(p->placements.size(), 1u);
+    // A CSV has no comments: its one row's id fills the page.
+    const std::string header = "id,lower,upper,size\n";
+    const std::string row_end = ",0,1,8";
+    Result<IntervalProblem> i =
+        read_intervals(write("a.csv", header + std::string(size - header.size() - row_end.size(), 'z') + row_end));
+    ASSERT_TRUE(i) << i.error().message();
+    EXPECT_EQ(i->buffers.size(), 1u);
+  }
 }
 
 }  // namespace

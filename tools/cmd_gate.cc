@@ -67,9 +67,9 @@ std::vector<harness::GateInstance> gate_instances(bool shared) {
 }
 
 harness::Baseline read_baseline(const std::string& path) {
-  Result<std::string> text = read_file(path);
+  Result<FileText> text = read_file(path);
   if (!text) throw Exit{kExitBadInput, "gate: the baseline: " + text.error().message()};
-  Result<harness::Baseline> b = harness::parse_baseline(*text, path);
+  Result<harness::Baseline> b = harness::parse_baseline(text->view(), path);
   if (!b) throw Exit{kExitBadInput, "gate: the baseline: " + b.error().message()};
   return std::move(b).value();
 }

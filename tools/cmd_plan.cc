@@ -58,18 +58,18 @@ void run_plan(const PlanArgs& args) {
   auto text = read_file(args.schedule);
   if (!text) throw Exit{kExitBadInput, text.error().message()};
   const double read_seconds = clock.lap();
-  auto problem = parse_problem(*text, source_name(args.schedule));
+  auto problem = parse_problem(text->view(), source_name(args.schedule));
   if (!problem) throw Exit{kExitBadInput, problem.error().message()};
   auto s = problem_schedule(std::move(problem).value());
   if (!s) throw Exit{kExitBadInput, s.error().message()};
   // Only the rewrite of a schedule left as it is (rule 9) needs the text again.
-  if (!args.rewrite) std::string().swap(*text);
+  if (!args.rewrite) *text = FileText();
   const double parse_seconds = clock.lap();
 
   auto planner = make_chosen_planner(args.planner);
   auto options = PlanOptions::from_environment();
   if (!options) throw Exit{kExitBadInput, options.error().message()};
-  auto out = plan_schedule({.schedule = *s, .text = *text, .planner = *planner,
+  auto out = plan_schedule({.schedule = *s, .text = text->view(), .planner = *planner,
                             .options = *options, .rewrite = args.rewrite});
   if (!out) throw planner_failure(args.schedule, out.error());
   const double plan_seconds = clock.lap();
