@@ -305,15 +305,17 @@ struct StorageNames {
 using StorageIndex = BasicNameIndex<StorageNames>;
 
 // A name the parser looks up in its index: the storage an argument names,
-// or a declaration, whose name must not be there yet and is then added.
+// or a declaration's, which must not be there yet and is then added. The
+// key's name is the word in the text, whose place a message finds from it.
 struct Lookup {
-  enum class Kind : std::uint8_t { Use, Declare };
-  Kind kind = Kind::Use;
   StorageIndex::Key key;
-  SourcePos pos;                 // the name's place
-  StorageId* target = nullptr;   // Use: the argument's storage, once the argument is in its place
-  std::size_t declared = 0;      // Declare: the storage's index
+  // An argument's: its storage, where the id found is written. Null for a
+  // declaration's, which adds its name as that of the next storage:
+  // declarations are queued, and run, in the order of the storage list,
+  // and each adds a name or ends the parse.
+  StorageId* target = nullptr;
 };
+static_assert(sizeof(Lookup) <= 32);
 
 // The lookups of a call point into its arguments, which move with their
 // entries as the lists of entries grow: a move keeps each vector's elements
@@ -399,31 +401,36 @@ class Parser {
   Result<Bytes> parse_number(std::string_view expected, std::string_view what);
   Result<Dtype> parse_dtype();
 
-  Error undeclared(const Lookup& l) const {
-    return error_at(l.pos, fmt::format("undeclared name {}", quoted(l.key.name)));
+  // The errors of a name, a word of the text, placed where it is.
+  Error undeclared(std::string_view name) const {
+    return error_at(cur_.pos_of(name.data()), fmt::format("undeclared name {}", quoted(name)));
   }
-  Error duplicate(const Lookup& l, std::size_t first) const {
+  Error duplicate(std::string_view name, std::size_t first) const {
     const SourcePos earlier = schedule_.storage[first].pos;
-    return error_at(l.pos, fmt::format("duplicate name {}, first declared at {}:{}", quoted(l.key.name),
-                                       earlier.line, earlier.col));
+    return error_at(cur_.pos_of(name.data()), fmt::format("duplicate name {}, first declared at {}:{}",
+                                                          quoted(name), earlier.line, earlier.col));
   }
-  // Runs a queued lookup: a Use finds its storage, and with `fill` writes the
-  // id to its target; a Declare adds its name.
-  Status run_lookup(const Lookup& l, bool fill);
-  // Checks a waiting lookup, changing nothing: a Use's name must be in the
-  // index, a Declare's must not. Its storage is not in the schedule yet, so
-  // a declaration is added only once queued.
-  Status check_waiting(const Lookup& l) const;
-  // Makes a lookup wait for its statement, and asks for its slot.
-  void wait_for(const Lookup& l);
-  // Queues a lookup, running the oldest one if the queue is full.
+  // Runs a queued lookup: an argument's finds its storage, and with `fill`
+  // writes the id to its target; a declaration's adds its name. Whether it
+  // did: lookup_failed makes the error of one that did not.
+  bool run_lookup(const Lookup& l, bool fill);
+  // The error of a queued lookup that failed, its name undeclared or a
+  // declaration's declared before, with the lookups still queued or waiting
+  // dropped. Cold and apart, so that queue's path for the lookups that
+  // succeed keeps a small frame: it was a fifth of their cost.
+  [[gnu::cold]] Status lookup_failed(const Lookup& l);
+  // Makes the name of an argument wait for its statement, and asks for its slot.
+  void wait_for(const StorageIndex::Key& key);
+  // Queues a lookup whose slot was asked for, running the oldest one if the
+  // queue is full.
   Status queue(const Lookup& l);
-  // Queues the waiting lookups of the statement, now that its arguments are
-  // in `placed`: each argument that is storage itself, not a view, is the
+  // Queues the waiting names of the statement, now that its arguments are in
+  // `placed`: each argument that is storage itself, not a view, is the
   // target of the next one.
   Status queue_waiting(Args& placed);
-  // Runs every queued lookup, then checks the waiting ones, so that the index
-  // holds every name declared so far and no earlier name is unknown.
+  // Runs every queued lookup, then checks that the waiting names are in the
+  // index, so that it holds every name declared so far and no earlier name
+  // is unknown.
   // Without `fill`, the targets are not written: after an error, the
   // arguments they point into may be gone.
   Status settle(bool fill);
@@ -443,34 +450,27 @@ class Parser {
   std::array<Lookup, kQueued> queued_;  // a ring, oldest at queued_first_
   std::size_t queued_first_ = 0;
   std::size_t queued_count_ = 0;
-  // The lookups of the statement being parsed, read before the statement
-  // has a place for their results: the names of its arguments, in order,
-  // or the name it declares.
-  std::vector<Lookup> waiting_;
+  // The names of the arguments of the call being parsed, in order, read
+  // before the call has a place for their ids.
+  std::vector<StorageIndex::Key> waiting_;
 };
 
-Status Parser::run_lookup(const Lookup& l, bool fill) {
-  if (l.kind == Lookup::Kind::Declare) {
-    const auto [first, added] = names_.emplace(l.declared, l.key);
-    if (!added) return duplicate(l, first);
-    return Ok{};
-  }
+bool Parser::run_lookup(const Lookup& l, bool fill) {
+  if (l.target == nullptr) return names_.emplace(names_.size(), l.key).second;
   const std::optional<std::size_t> id = names_.find(l.key);
-  if (!id) return undeclared(l);
+  if (!id) return false;
   if (fill) *l.target = static_cast<StorageId>(*id);
-  return Ok{};
+  return true;
 }
 
-Status Parser::check_waiting(const Lookup& l) const {
-  const std::optional<std::size_t> found = names_.find(l.key);
-  if (l.kind == Lookup::Kind::Use && !found) return undeclared(l);
-  if (l.kind == Lookup::Kind::Declare && found) return duplicate(l, *found);
-  return Ok{};
+Status Parser::lookup_failed(const Lookup& l) {
+  if (l.target == nullptr) return drop_lookups(duplicate(l.key.name, *names_.find(l.key)));
+  return drop_lookups(undeclared(l.key.name));
 }
 
-void Parser::wait_for(const Lookup& l) {
-  names_.prefetch(l.key);
-  waiting_.push_back(l);
+void Parser::wait_for(const StorageIndex::Key& key) {
+  names_.prefetch(key);
+  waiting_.push_back(key);
 }
 
 Status Parser::queue(const Lookup& l) {
@@ -478,7 +478,7 @@ Status Parser::queue(const Lookup& l) {
     const Lookup& oldest = queued_[queued_first_];
     queued_first_ = (queued_first_ + 1) % kQueued;
     --queued_count_;
-    if (Status s = run_lookup(oldest, true); !s) return drop_lookups(std::move(s).error());
+    if (!run_lookup(oldest, true)) return lookup_failed(oldest);
   }
   queued_[(queued_first_ + queued_count_) % kQueued] = l;
   ++queued_count_;
@@ -489,9 +489,7 @@ Status Parser::queue_waiting(Args& placed) {
   std::size_t next = 0;
   for (Arg& arg : placed) {
     if (arg.kind != Arg::Kind::Storage) continue;
-    Lookup& l = waiting_[next++];
-    l.target = &arg.storage;
-    PLANCK_TRY(queue(l));
+    PLANCK_TRY(queue({.key = waiting_[next++], .target = &arg.storage}));
   }
   waiting_.clear();
   return Ok{};
@@ -501,10 +499,10 @@ Status Parser::settle(bool fill) {
   for (; queued_count_ > 0; --queued_count_) {
     const Lookup& oldest = queued_[queued_first_];
     queued_first_ = (queued_first_ + 1) % kQueued;
-    if (Status s = run_lookup(oldest, fill); !s) return drop_lookups(std::move(s).error());
+    if (!run_lookup(oldest, fill)) return lookup_failed(oldest);
   }
-  for (const Lookup& l : waiting_) {
-    if (Status s = check_waiting(l); !s) return drop_lookups(std::move(s).error());
+  for (const StorageIndex::Key& key : waiting_) {
+    if (!names_.find(key)) return drop_lookups(undeclared(key.name));
   }
   return Ok{};
 }
@@ -631,12 +629,9 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
     cur_.take_line_end();
     schedule_.storage.push_back(
         {.kind = *storage, .dtype = *dtype, .pos = at(k), .name = name, .device = words[2].view(), .bytes = *bytes});
-    const Lookup declare{.kind = Lookup::Kind::Declare,
-                         .key = StorageIndex::key(name),
-                         .pos = at(name),
-                         .declared = schedule_.storage.size() - 1};
-    names_.prefetch(declare.key);
-    return queue(declare);
+    const StorageIndex::Key key = StorageIndex::key(name);
+    names_.prefetch(key);
+    return queue({.key = key});
   }
 
   const bool kernel = same_word(k, "kernel");
@@ -652,13 +647,16 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   Entry e{.kind = kernel ? Entry::Kind::Kernel : Entry::Kind::Copy,
           .pos = at(k),
           .name = kernel ? Name(words[1].view()) : Name()};
+  // Each argument is in its place once the list has its size, where a move
+  // of the entry keeps it: its lookup is queued with no wait.
   e.args.resize(count - first_arg);
   for (std::size_t i = first_arg; i < count; ++i) {
     Arg& arg = e.args[i - first_arg];
     arg.pos = at(words[i].view());
-    wait_for({.kind = Lookup::Kind::Use, .key = StorageIndex::key(words[i].view()), .pos = arg.pos});
+    const StorageIndex::Key key = StorageIndex::key(words[i].view());
+    names_.prefetch(key);
+    if (Status s = queue({.key = key, .target = &arg.storage}); !s) return s;
   }
-  if (Status s = queue_waiting(e.args); !s) return s;
   out.push_back(std::move(e));
   return Status(Ok{});
 }
@@ -702,10 +700,6 @@ Status Parser::parse_statement(std::vector<Entry>& out, int depth) {
 }
 
 Status Parser::parse_declaration(const Token& keyword, StorageKind kind) {
-  Storage st;
-  st.kind = kind;
-  st.pos = keyword.pos;
-
   PLANCK_ASSIGN(const Token name, expect(Tok::Word, "a storage name"));
   if (is_reserved(name.text)) {
     return error_at(name.pos,
@@ -718,8 +712,16 @@ Status Parser::parse_declaration(const Token& keyword, StorageKind kind) {
             "{} is not a valid storage name (letters, digits, `_` and `.`, starting with a letter or `_`)",
             quoted(name.text)));
   }
-  wait_for({.kind = Lookup::Kind::Declare, .key = StorageIndex::key(name.text), .pos = name.pos});
+  // The storage is listed, and its name queued, once the name is read: an
+  // error later in the line comes after that of the name (a duplicate), as
+  // in the file. The rest of the line is read into the storage.
+  Storage& st = schedule_.storage.emplace_back();
+  st.kind = kind;
+  st.pos = keyword.pos;
   st.name = name.text;
+  const StorageIndex::Key key = StorageIndex::key(name.text);
+  names_.prefetch(key);
+  PLANCK_TRY(queue({.key = key}));
 
   PLANCK_ASSIGN(const Token device, expect(Tok::Word, "a device"));
   st.device = device.text;
@@ -733,12 +735,7 @@ Status Parser::parse_declaration(const Token& keyword, StorageKind kind) {
   }
 
   PLANCK_TRY(parse_options(st));
-  PLANCK_TRY(end_statement());
-  schedule_.storage.push_back(std::move(st));
-  waiting_.back().declared = schedule_.storage.size() - 1;
-  PLANCK_TRY(queue(waiting_.back()));
-  waiting_.clear();
-  return Ok{};
+  return end_statement();
 }
 
 // `phase=P` and `held`, each at most once, in any order, on a buffer only.
@@ -865,17 +862,17 @@ Result<Arg> Parser::parse_arg() {
   Arg arg;
   arg.kind = Arg::Kind::Storage;
   arg.pos = t.pos;
-  const Lookup use{.kind = Lookup::Kind::Use, .key = StorageIndex::key(t.text), .pos = t.pos};
+  const StorageIndex::Key key = StorageIndex::key(t.text);
   if (heads.empty()) {
     // Its storage is looked up once the argument has its place.
-    wait_for(use);
+    wait_for(key);
     return arg;
   }
   // A view's bounds are checked against its base's size as it closes, so
   // its storage is looked up now, after every earlier name.
   PLANCK_TRY(settle(true));
-  const std::optional<std::size_t> id = names_.find(use.key);
-  if (!id) return undeclared(use);
+  const std::optional<std::size_t> id = names_.find(key);
+  if (!id) return undeclared(t.text);
   arg.storage = static_cast<StorageId>(*id);
   Bytes size = schedule_.storage[*id].bytes;
   while (!heads.empty()) {

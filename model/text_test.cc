@@ -547,6 +547,26 @@ TEST(TextErrorOrder, AnUndeclaredNameFarIntoALargeScheduleIsFound) {
   EXPECT_EQ(parse_error(text).message(), "t.sched:303:12: undeclared name `zz`");
 }
 
+// A name's place is found from the text only for its message: counted
+// after a byte order mark, over "\r\n" line ends, on lines the plain-line
+// path reads and on those it leaves to the tokens.
+TEST(TextErrorOrder, ADuplicateFarIntoALargeScheduleIsPlacedAtItsName) {
+  for (const std::string_view end : {"\n", "\r\n"}) {
+    std::string text = fmt::format("\xef\xbb\xbfschedule v1{}", end);
+    for (int i = 0; i < 300; ++i) text += fmt::format("buffer t{} CPU int8 4{}", i, end);
+    text += fmt::format("param \t t7 CPU int8 4{}", end);
+    for (int i = 300; i < 600; ++i) text += fmt::format("buffer t{} CPU int8 4{}", i, end);
+    EXPECT_EQ(parse_error(text).message(), "t.sched:302:9: duplicate name `t7`, first declared at 9:1");
+  }
+}
+
+TEST(TextErrorOrder, ADuplicateNameComesBeforeALaterErrorInItsLine) {
+  EXPECT_EQ(parse_error(kHead + "buffer a CPU int8 4 phase=x\nkernel k zz\n").message(),
+            "t.sched:4:8: duplicate name `a`, first declared at 2:1");
+  EXPECT_EQ(parse_error(kHead + "kernel k zz\nbuffer a CPU int8 4 (\n").message(),
+            "t.sched:4:10: undeclared name `zz`");
+}
+
 TEST(TextNesting, TwoHundredNestedViewsAreAccepted) {
   Schedule s = parse_ok(kHead + "kernel k " + repeat("after(", 200) + "a" + repeat(")", 200) + "\n");
   int depth = 0;
