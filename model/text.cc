@@ -627,8 +627,15 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
 
     cur_.take(line.size());
     cur_.take_line_end();
-    schedule_.storage.push_back(
-        {.kind = *storage, .dtype = *dtype, .pos = at(k), .name = name, .device = words[2].view(), .bytes = *bytes});
+    // Made in place, field by field: a record made whole was zeroed, moved
+    // into the list and destroyed.
+    Storage& st = schedule_.storage.emplace_back();
+    st.kind = *storage;
+    st.dtype = *dtype;
+    st.pos = at(k);
+    st.name = name;
+    st.device = words[2].view();
+    st.bytes = *bytes;
     const StorageIndex::Key key = StorageIndex::key(name);
     names_.prefetch(key);
     return queue({.key = key});
@@ -644,11 +651,12 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
 
   cur_.take(line.size());
   cur_.take_line_end();
-  Entry e{.kind = kernel ? Entry::Kind::Kernel : Entry::Kind::Copy,
-          .pos = at(k),
-          .name = kernel ? Name(words[1].view()) : Name()};
-  // Each argument is in its place once the list has its size, where a move
-  // of the entry keeps it: its lookup is queued with no wait.
+  // Made in place, as a storage record is; each argument is in its place
+  // once the list has its size, so that its lookup is queued with no wait.
+  Entry& e = out.emplace_back();
+  e.kind = kernel ? Entry::Kind::Kernel : Entry::Kind::Copy;
+  e.pos = at(k);
+  if (kernel) e.name = words[1].view();
   e.args.resize(count - first_arg);
   for (std::size_t i = first_arg; i < count; ++i) {
     Arg& arg = e.args[i - first_arg];
@@ -657,7 +665,6 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
     names_.prefetch(key);
     if (Status s = queue({.key = key, .target = &arg.storage}); !s) return s;
   }
-  out.push_back(std::move(e));
   return Status(Ok{});
 }
 
