@@ -652,12 +652,13 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   cur_.take(line.size());
   cur_.take_line_end();
   // Made in place, as a storage record is; each argument is in its place
-  // once the list has its size, so that its lookup is queued with no wait.
+  // once the list is made at its size (made, not grown by resize, whose
+  // general path cost more), so that its lookup is queued with no wait.
   Entry& e = out.emplace_back();
   e.kind = kernel ? Entry::Kind::Kernel : Entry::Kind::Copy;
   e.pos = at(k);
   if (kernel) e.name = words[1].view();
-  e.args.resize(count - first_arg);
+  e.args = Args(count - first_arg);
   for (std::size_t i = first_arg; i < count; ++i) {
     Arg& arg = e.args[i - first_arg];
     arg.pos = at(words[i].view());
