@@ -58,7 +58,9 @@ bool ends_word(char c) { return kEndsWord[static_cast<unsigned char>(c)]; }
 #if defined(__SSE2__)
 // The bytes that end a word, the blanks and the "\n"s among the 64 bytes at
 // p, bit i for byte i: the words of a short line from a few vector
-// compares, where the byte loop takes several instructions a byte.
+// compares, where the byte loop takes several instructions a byte. Only the
+// 16-byte blocks up to the first that holds a "\n" are read, the bits of
+// the others left zero: a line of a large schedule is about 32 bytes long.
 struct ByteMasks {
   std::uint64_t ends = 0;
   std::uint64_t blanks = 0;
@@ -84,6 +86,7 @@ ByteMasks byte_masks(const char* p) {
     m.ends |= bits(ends) << (16 * k);
     m.blanks |= bits(blanks) << (16 * k);
     m.newlines |= bits(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))) << (16 * k);
+    if (m.newlines != 0) break;
   }
   return m;
 }
