@@ -286,16 +286,28 @@ struct Expected {
 
 Expected expected_statements(std::string_view text) {
   Expected counts;
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t end = std::min(text.find('\n', at), text.size());
-    if (end > at) {
-      switch (text[at]) {
-        case 'b': case 'a': case 'p': ++counts.storage; break;
-        case 'k': case 'c': case 'r': case 'l': ++counts.entries; break;
-        default: break;
-      }
+  // A line starts at the text's start and after each "\n" but a last one.
+  const auto count_line = [&](std::size_t at) {
+    if (at == text.size()) return;
+    switch (text[at]) {
+      case 'b': case 'a': case 'p': ++counts.storage; break;
+      case 'k': case 'c': case 'r': case 'l': ++counts.entries; break;
+      default: break;
     }
-    at = end + 1;
+  };
+  count_line(0);
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  // The "\n"s of 16 bytes at a time, from one compare: a search for each
+  // line's end (memchr) cost more than the line it searched is long.
+  for (; i + 16 <= text.size(); i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+    auto ends = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))));
+    for (; ends != 0; ends &= ends - 1) count_line(i + static_cast<std::size_t>(std::countr_zero(ends)) + 1);
+  }
+#endif
+  for (; i < text.size(); ++i) {
+    if (text[i] == '\n') count_line(i + 1);
   }
   return counts;
 }
