@@ -397,7 +397,8 @@ class Parser {
   Status parse_header();
   // A statement in one of the shapes nearly every line of a large schedule
   // takes, read in one pass over the line's bytes instead of token by token:
-  // `buffer|alloc|param NAME DEVICE DTYPE SIZE`, `kernel NAME ARG...` or
+  // `buffer|alloc|param NAME DEVICE DTYPE SIZE`, a buffer's followed by
+  // `held` and `phase=P` (no blank before the `=`), `kernel NAME ARG...` or
   // `copy DST SRC`, each argument naming storage, the words between blanks
   // and nothing else on the line. It makes what parse_statement would.
   // Any other line, or one that parse_statement would refuse, is left to
@@ -579,9 +580,10 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   if (start.col > INT_MAX / 2) return std::nullopt;
 
   // The words up to the line end, in one pass: a byte that ends a word and
-  // is neither a blank nor the "\n" sends the line to the token path. Only
-  // a line that a "\n" ends is read here, so that the "\n" stops each loop
-  // with no check of the text's end.
+  // is neither a blank nor the "\n" sends the line to the token path, but
+  // for the `=` of `phase=P`, which the masks let through with the others
+  // for the declaration to account for. Only a line that a "\n" ends is read
+  // here, so that the "\n" stops each loop with no check of the text's end.
   const std::string_view rest = cur_.rest();
   if (rest.data() >= plain_end_) return std::nullopt;
   // Where each word starts and its length: a trivial type, so that the
@@ -593,6 +595,10 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   };
   std::array<Word, kMaxWords> words;
   std::size_t count = 0;
+  // The bytes of the line that end a word and are no blank, bit i for byte
+  // i (punctuation, '#', control bytes): from the masks only, as the byte
+  // loop leaves the line at the first.
+  std::uint64_t punctuation = 0;
   const char* p = rest.data();
 #if defined(__SSE2__)
   // A line shorter than 64 bytes, with 64 bytes of text to read: its words
@@ -601,7 +607,7 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   if (rest.size() >= kMaskedBytes && (m = byte_masks(p)).newlines != 0) {
     const int n = std::countr_zero(m.newlines);  // the line's length, below 64
     const std::uint64_t in_line = (std::uint64_t{1} << n) - 1;
-    if ((m.ends & ~m.blanks & in_line) != 0) return std::nullopt;  // punctuation, '#', a control byte
+    punctuation = m.ends & ~m.blanks & in_line;
     const std::uint64_t in_words = ~m.ends & in_line;
     std::uint64_t starts = in_words & ~(in_words << 1);
     for (; starts != 0; starts &= starts - 1) {
@@ -632,13 +638,31 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   const std::string_view k = words[0].view();
   const std::optional<StorageKind> storage = declaration_kind(k);
   if (storage) {
-    if (count != 5 || depth > 0) return std::nullopt;
+    if (count < 5 || depth > 0) return std::nullopt;
     const std::string_view name = words[1].view();
     if (is_reserved(name) || !is_storage_name(name)) return std::nullopt;
     const std::optional<Dtype> dtype = dtype_from_name(words[3].view());
     if (!dtype) return std::nullopt;
     const std::optional<Bytes> bytes = plain_decimal(words[4].view());
     if (!bytes || *bytes % dtype_size(*dtype) != 0) return std::nullopt;
+    // A buffer's options, each at most once: `held`, and `phase=P`, whose
+    // `=` directly follows `phase` and is then the line's one punctuation
+    // byte. Any other punctuation is left to the token path.
+    bool held = false;
+    std::optional<Bytes> phase;
+    for (std::size_t i = 5; i < count; ++i) {
+      const std::string_view option = words[i].view();
+      if (*storage != StorageKind::Buffer) return std::nullopt;
+      if (same_word(option, "held") && !held) {
+        held = true;
+      } else if (same_word(option, "phase") && !phase && option.data()[5] == '=' && i + 1 < count) {
+        phase = plain_decimal(words[++i].view());
+        if (!phase) return std::nullopt;
+      } else {
+        return std::nullopt;
+      }
+    }
+    if ((punctuation & (punctuation - 1)) != 0 || (punctuation != 0) != phase.has_value()) return std::nullopt;
 
     cur_.take(line.size());
     cur_.take_line_end();
@@ -651,6 +675,8 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
     st.name = name;
     st.device = words[2].view();
     st.bytes = *bytes;
+    st.phase = phase.value_or(0);
+    st.held = held;
     const StorageIndex::Key key = StorageIndex::key(name);
     names_.prefetch(key);
     return queue({.key = key});
@@ -658,6 +684,7 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
 
   const bool kernel = same_word(k, "kernel");
   if (!kernel && !same_word(k, "copy")) return std::nullopt;
+  if (punctuation != 0) return std::nullopt;
   const std::size_t first_arg = kernel ? 2 : 1;
   if (kernel ? count < 2 : count != 3) return std::nullopt;
   for (std::size_t i = first_arg; i < count; ++i) {

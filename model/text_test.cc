@@ -145,6 +145,33 @@ TEST(TextPlainLines, LinesAroundSixtyFourBytesReadAsTheTokenPathReadsThem) {
   }
 }
 
+// A buffer's options on a plain line: `held`, and `phase=P` written with no
+// blanks, whose `=` is the one punctuation byte such a line may hold. Every
+// byte at each place of the options, on lines around 64 bytes long, in a
+// text that goes on or ends with them, reads as the token path reads it.
+TEST(TextPlainLines, OptionsReadAsTheTokenPathReadsThem) {
+  const std::string kBytes("\0\t\n\r !#(),={}_a0\x7f", 17);
+  const std::string kMore = repeat("kernel pad t\n", 6);
+  const std::string_view kOptions[] = {" held",       " phase=64",        " phase=64 held",
+                                       " held phase=0", " phase=1 phase=2", " held held",
+                                       " phase=99999999999999999999"};
+  for (const std::string_view kind : {"buffer", "alloc"}) {
+    for (std::size_t pad : {1, 20, 30, 40, 50}) {
+      for (const std::string_view options : kOptions) {
+        for (std::size_t at = 0; at <= options.size(); ++at) {
+          for (char byte : kBytes) {
+            std::string changed(options);
+            if (at < options.size()) changed[at] = byte;
+            const std::string line = fmt::format("{} t CUDA{} int8 4{}", kind, std::string(pad, 'x'), changed);
+            parse_both_ways("schedule v1\n" + line + "\n" + kMore);
+            parse_both_ways("schedule v1\n" + line);
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(TextPlainLines, WhatTheTokenPathWouldRefuseItRefusesTheSame) {
   const char* const kTexts[] = {
       "schedule v1\nbuffer range CUDA int8 4\n",            // a reserved word
