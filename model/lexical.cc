@@ -68,6 +68,14 @@ Result<Bytes> Cursor::decimal(const Word& word, std::string_view what) const {
   return value;
 }
 
+SourcePos Cursor::pos_of(const char* p) const {
+  const std::string_view before = text_.substr(0, static_cast<std::size_t>(p - text_.data()));
+  // Each "\n" the cursor passed ended a line, as take_line_end counts them.
+  const auto line_ends = static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+  const std::size_t line_start = before.rfind('\n') + 1;  // 0 when there is none (npos + 1 = 0)
+  return {one_based(line_ends), one_based(before.size() - line_start)};
+}
+
 std::string_view Cursor::take_line_end() {
   const std::size_t start = i_;
   const std::size_t left = text_.size() - i_;

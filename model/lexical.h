@@ -106,6 +106,10 @@ class Cursor {
   char peek() const { return text_[i_]; }
   bool starts_with(std::string_view s) const { return text_.substr(i_).starts_with(s); }
   SourcePos pos() const { return {line_, one_based(i_ - line_start_)}; }
+  // The place of the byte at p, in the text and not after the cursor, from
+  // the lines before it: for a reader that keeps only a word's bytes, and
+  // asks where the word is only for a message.
+  SourcePos pos_of(const char* p) const;
 
   // The next n bytes, none of them a "\n", moved past.
   std::string_view take(std::size_t n) {

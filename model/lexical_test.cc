@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace planck {
@@ -128,6 +129,24 @@ TEST(Cursor, AByteOrderMarkIsSkippedAndCountsForNoColumn) {
   // Only at the start of the text, and only whole.
   EXPECT_EQ(skip_byte_order_mark("x\xef\xbb\xbf"), "x\xef\xbb\xbf");
   EXPECT_EQ(skip_byte_order_mark("\xef\xbb"), "\xef\xbb");
+}
+
+TEST(Cursor, APlacePassedIsFoundFromItsByte) {
+  const std::string text = "\xef\xbb\xbf" "ab cd\r\n\n\tx";
+  Cursor cur(text, "f");
+  const char* const start = cur.rest().data();
+  while (cur.take_line()) {
+  }
+  const auto at = [&](std::size_t offset) {
+    const SourcePos pos = cur.pos_of(start + offset);
+    return std::pair(pos.line, pos.col);
+  };
+  EXPECT_EQ(at(0), std::pair(1, 1));  // after the byte order mark
+  EXPECT_EQ(at(3), std::pair(1, 4));
+  EXPECT_EQ(at(5), std::pair(1, 6));  // the "\r" of the line end
+  EXPECT_EQ(at(7), std::pair(2, 1));
+  EXPECT_EQ(at(9), std::pair(3, 2));
+  EXPECT_EQ(at(10), std::pair(cur.pos().line, cur.pos().col));  // the end, where the cursor is
 }
 
 TEST(Cursor, TheEndOfTheTextIsAPlaceToo) {

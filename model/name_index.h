@@ -103,6 +103,9 @@ class BasicNameIndex {
     return {index, true};
   }
 
+  // How many names it holds.
+  std::size_t size() const { return count_; }
+
   std::optional<std::size_t> find(std::string_view name) const { return find(key(name)); }
   std::optional<std::size_t> find(const Key& key) const {
     const Slot& slot = slots_[slot_of(key)];

@@ -58,7 +58,9 @@ bool ends_word(char c) { return kEndsWord[static_cast<unsigned char>(c)]; }
 #if defined(__SSE2__)
 // The bytes that end a word, the blanks and the "\n"s among the 64 bytes at
 // p, bit i for byte i: the words of a short line from a few vector
-// compares, where the byte loop takes several instructions a byte.
+// compares, where the byte loop takes several instructions a byte. Only the
+// 16-byte blocks up to the first that holds a "\n" are read, the bits of
+// the others left zero: a line of a large schedule is about 32 bytes long.
 struct ByteMasks {
   std::uint64_t ends = 0;
   std::uint64_t blanks = 0;
@@ -84,6 +86,7 @@ ByteMasks byte_masks(const char* p) {
     m.ends |= bits(ends) << (16 * k);
     m.blanks |= bits(blanks) << (16 * k);
     m.newlines |= bits(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))) << (16 * k);
+    if (m.newlines != 0) break;
   }
   return m;
 }
@@ -283,16 +286,28 @@ struct Expected {
 
 Expected expected_statements(std::string_view text) {
   Expected counts;
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t end = std::min(text.find('\n', at), text.size());
-    if (end > at) {
-      switch (text[at]) {
-        case 'b': case 'a': case 'p': ++counts.storage; break;
-        case 'k': case 'c': case 'r': case 'l': ++counts.entries; break;
-        default: break;
-      }
+  // A line starts at the text's start and after each "\n" but a last one.
+  const auto count_line = [&](std::size_t at) {
+    if (at == text.size()) return;
+    switch (text[at]) {
+      case 'b': case 'a': case 'p': ++counts.storage; break;
+      case 'k': case 'c': case 'r': case 'l': ++counts.entries; break;
+      default: break;
     }
-    at = end + 1;
+  };
+  count_line(0);
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  // The "\n"s of 16 bytes at a time, from one compare: a call to memchr for
+  // each line's end cost more than the compares of its line's bytes.
+  for (; i + 16 <= text.size(); i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+    auto ends = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))));
+    for (; ends != 0; ends &= ends - 1) count_line(i + static_cast<std::size_t>(std::countr_zero(ends)) + 1);
+  }
+#endif
+  for (; i < text.size(); ++i) {
+    if (text[i] == '\n') count_line(i + 1);
   }
   return counts;
 }
@@ -305,15 +320,17 @@ struct StorageNames {
 using StorageIndex = BasicNameIndex<StorageNames>;
 
 // A name the parser looks up in its index: the storage an argument names,
-// or a declaration, whose name must not be there yet and is then added.
+// or a declaration's, which must not be there yet and is then added. The
+// key's name is the word in the text, whose place a message finds from it.
 struct Lookup {
-  enum class Kind : std::uint8_t { Use, Declare };
-  Kind kind = Kind::Use;
   StorageIndex::Key key;
-  SourcePos pos;                 // the name's place
-  StorageId* target = nullptr;   // Use: the argument's storage, once the argument is in its place
-  std::size_t declared = 0;      // Declare: the storage's index
+  // An argument's: its storage, where the id found is written. Null for a
+  // declaration's, which adds its name as that of the next storage:
+  // declarations are queued, and run, in the order of the storage list,
+  // and each adds a name or ends the parse.
+  StorageId* target = nullptr;
 };
+static_assert(sizeof(Lookup) <= 32);
 
 // The lookups of a call point into its arguments, which move with their
 // entries as the lists of entries grow: a move keeps each vector's elements
@@ -380,7 +397,8 @@ class Parser {
   Status parse_header();
   // A statement in one of the shapes nearly every line of a large schedule
   // takes, read in one pass over the line's bytes instead of token by token:
-  // `buffer|alloc|param NAME DEVICE DTYPE SIZE`, `kernel NAME ARG...` or
+  // `buffer|alloc|param NAME DEVICE DTYPE SIZE`, a buffer's followed by
+  // `held` and `phase=P` (no blank before the `=`), `kernel NAME ARG...` or
   // `copy DST SRC`, each argument naming storage, the words between blanks
   // and nothing else on the line. It makes what parse_statement would.
   // Any other line, or one that parse_statement would refuse, is left to
@@ -399,31 +417,36 @@ class Parser {
   Result<Bytes> parse_number(std::string_view expected, std::string_view what);
   Result<Dtype> parse_dtype();
 
-  Error undeclared(const Lookup& l) const {
-    return error_at(l.pos, fmt::format("undeclared name {}", quoted(l.key.name)));
+  // The errors of a name, a word of the text, placed where it is.
+  Error undeclared(std::string_view name) const {
+    return error_at(cur_.pos_of(name.data()), fmt::format("undeclared name {}", quoted(name)));
   }
-  Error duplicate(const Lookup& l, std::size_t first) const {
+  Error duplicate(std::string_view name, std::size_t first) const {
     const SourcePos earlier = schedule_.storage[first].pos;
-    return error_at(l.pos, fmt::format("duplicate name {}, first declared at {}:{}", quoted(l.key.name),
-                                       earlier.line, earlier.col));
+    return error_at(cur_.pos_of(name.data()), fmt::format("duplicate name {}, first declared at {}:{}",
+                                                          quoted(name), earlier.line, earlier.col));
   }
-  // Runs a queued lookup: a Use finds its storage, and with `fill` writes the
-  // id to its target; a Declare adds its name.
-  Status run_lookup(const Lookup& l, bool fill);
-  // Checks a waiting lookup, changing nothing: a Use's name must be in the
-  // index, a Declare's must not. Its storage is not in the schedule yet, so
-  // a declaration is added only once queued.
-  Status check_waiting(const Lookup& l) const;
-  // Makes a lookup wait for its statement, and asks for its slot.
-  void wait_for(const Lookup& l);
-  // Queues a lookup, running the oldest one if the queue is full.
+  // Runs a queued lookup: an argument's finds its storage, and with `fill`
+  // writes the id to its target; a declaration's adds its name. Whether it
+  // did: lookup_failed makes the error of one that did not.
+  bool run_lookup(const Lookup& l, bool fill);
+  // The error of a queued lookup that failed, its name undeclared or a
+  // declaration's declared before, with the lookups still queued or waiting
+  // dropped. Cold, as it runs once a parse at most: queue's path for the
+  // lookups that succeed makes no error.
+  [[gnu::cold]] Status lookup_failed(const Lookup& l);
+  // Makes the name of an argument wait for its statement, and asks for its slot.
+  void wait_for(const StorageIndex::Key& key);
+  // Queues a lookup whose slot was asked for, running the oldest one if the
+  // queue is full.
   Status queue(const Lookup& l);
-  // Queues the waiting lookups of the statement, now that its arguments are
-  // in `placed`: each argument that is storage itself, not a view, is the
+  // Queues the waiting names of the statement, now that its arguments are in
+  // `placed`: each argument that is storage itself, not a view, is the
   // target of the next one.
   Status queue_waiting(Args& placed);
-  // Runs every queued lookup, then checks the waiting ones, so that the index
-  // holds every name declared so far and no earlier name is unknown.
+  // Runs every queued lookup, then checks that the waiting names are in the
+  // index, so that it holds every name declared so far and no earlier name
+  // is unknown.
   // Without `fill`, the targets are not written: after an error, the
   // arguments they point into may be gone.
   Status settle(bool fill);
@@ -443,34 +466,27 @@ class Parser {
   std::array<Lookup, kQueued> queued_;  // a ring, oldest at queued_first_
   std::size_t queued_first_ = 0;
   std::size_t queued_count_ = 0;
-  // The lookups of the statement being parsed, read before the statement
-  // has a place for their results: the names of its arguments, in order,
-  // or the name it declares.
-  std::vector<Lookup> waiting_;
+  // The names of the arguments of the call being parsed, in order, read
+  // before the call has a place for their ids.
+  std::vector<StorageIndex::Key> waiting_;
 };
 
-Status Parser::run_lookup(const Lookup& l, bool fill) {
-  if (l.kind == Lookup::Kind::Declare) {
-    const auto [first, added] = names_.emplace(l.declared, l.key);
-    if (!added) return duplicate(l, first);
-    return Ok{};
-  }
+bool Parser::run_lookup(const Lookup& l, bool fill) {
+  if (l.target == nullptr) return names_.emplace(names_.size(), l.key).second;
   const std::optional<std::size_t> id = names_.find(l.key);
-  if (!id) return undeclared(l);
+  if (!id) return false;
   if (fill) *l.target = static_cast<StorageId>(*id);
-  return Ok{};
+  return true;
 }
 
-Status Parser::check_waiting(const Lookup& l) const {
-  const std::optional<std::size_t> found = names_.find(l.key);
-  if (l.kind == Lookup::Kind::Use && !found) return undeclared(l);
-  if (l.kind == Lookup::Kind::Declare && found) return duplicate(l, *found);
-  return Ok{};
+Status Parser::lookup_failed(const Lookup& l) {
+  if (l.target == nullptr) return drop_lookups(duplicate(l.key.name, *names_.find(l.key)));
+  return drop_lookups(undeclared(l.key.name));
 }
 
-void Parser::wait_for(const Lookup& l) {
-  names_.prefetch(l.key);
-  waiting_.push_back(l);
+void Parser::wait_for(const StorageIndex::Key& key) {
+  names_.prefetch(key);
+  waiting_.push_back(key);
 }
 
 Status Parser::queue(const Lookup& l) {
@@ -478,7 +494,7 @@ Status Parser::queue(const Lookup& l) {
     const Lookup& oldest = queued_[queued_first_];
     queued_first_ = (queued_first_ + 1) % kQueued;
     --queued_count_;
-    if (Status s = run_lookup(oldest, true); !s) return drop_lookups(std::move(s).error());
+    if (!run_lookup(oldest, true)) return lookup_failed(oldest);
   }
   queued_[(queued_first_ + queued_count_) % kQueued] = l;
   ++queued_count_;
@@ -489,9 +505,7 @@ Status Parser::queue_waiting(Args& placed) {
   std::size_t next = 0;
   for (Arg& arg : placed) {
     if (arg.kind != Arg::Kind::Storage) continue;
-    Lookup& l = waiting_[next++];
-    l.target = &arg.storage;
-    PLANCK_TRY(queue(l));
+    PLANCK_TRY(queue({.key = waiting_[next++], .target = &arg.storage}));
   }
   waiting_.clear();
   return Ok{};
@@ -501,10 +515,10 @@ Status Parser::settle(bool fill) {
   for (; queued_count_ > 0; --queued_count_) {
     const Lookup& oldest = queued_[queued_first_];
     queued_first_ = (queued_first_ + 1) % kQueued;
-    if (Status s = run_lookup(oldest, fill); !s) return drop_lookups(std::move(s).error());
+    if (!run_lookup(oldest, fill)) return lookup_failed(oldest);
   }
-  for (const Lookup& l : waiting_) {
-    if (Status s = check_waiting(l); !s) return drop_lookups(std::move(s).error());
+  for (const StorageIndex::Key& key : waiting_) {
+    if (!names_.find(key)) return drop_lookups(undeclared(key.name));
   }
   return Ok{};
 }
@@ -566,9 +580,10 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   if (start.col > INT_MAX / 2) return std::nullopt;
 
   // The words up to the line end, in one pass: a byte that ends a word and
-  // is neither a blank nor the "\n" sends the line to the token path. Only
-  // a line that a "\n" ends is read here, so that the "\n" stops each loop
-  // with no check of the text's end.
+  // is neither a blank nor the "\n" sends the line to the token path, but
+  // for the `=` of `phase=P`, which the masks let through with the others
+  // for the declaration to account for. Only a line that a "\n" ends is read
+  // here, so that the "\n" stops each loop with no check of the text's end.
   const std::string_view rest = cur_.rest();
   if (rest.data() >= plain_end_) return std::nullopt;
   // Where each word starts and its length: a trivial type, so that the
@@ -580,6 +595,10 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   };
   std::array<Word, kMaxWords> words;
   std::size_t count = 0;
+  // The bytes of the line that end a word and are no blank, bit i for byte
+  // i (punctuation, '#', control bytes): from the masks only, as the byte
+  // loop leaves the line at the first.
+  std::uint64_t punctuation = 0;
   const char* p = rest.data();
 #if defined(__SSE2__)
   // A line shorter than 64 bytes, with 64 bytes of text to read: its words
@@ -588,7 +607,7 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   if (rest.size() >= kMaskedBytes && (m = byte_masks(p)).newlines != 0) {
     const int n = std::countr_zero(m.newlines);  // the line's length, below 64
     const std::uint64_t in_line = (std::uint64_t{1} << n) - 1;
-    if ((m.ends & ~m.blanks & in_line) != 0) return std::nullopt;  // punctuation, '#', a control byte
+    punctuation = m.ends & ~m.blanks & in_line;
     const std::uint64_t in_words = ~m.ends & in_line;
     std::uint64_t starts = in_words & ~(in_words << 1);
     for (; starts != 0; starts &= starts - 1) {
@@ -619,28 +638,53 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
   const std::string_view k = words[0].view();
   const std::optional<StorageKind> storage = declaration_kind(k);
   if (storage) {
-    if (count != 5 || depth > 0) return std::nullopt;
+    if (count < 5 || depth > 0) return std::nullopt;
     const std::string_view name = words[1].view();
     if (is_reserved(name) || !is_storage_name(name)) return std::nullopt;
     const std::optional<Dtype> dtype = dtype_from_name(words[3].view());
     if (!dtype) return std::nullopt;
     const std::optional<Bytes> bytes = plain_decimal(words[4].view());
     if (!bytes || *bytes % dtype_size(*dtype) != 0) return std::nullopt;
+    // A buffer's options, each at most once: `held`, and `phase=P`, whose
+    // `=` directly follows `phase` and is then the line's one punctuation
+    // byte. Any other punctuation is left to the token path.
+    bool held = false;
+    std::optional<Bytes> phase;
+    for (std::size_t i = 5; i < count; ++i) {
+      const std::string_view option = words[i].view();
+      if (*storage != StorageKind::Buffer) return std::nullopt;
+      if (same_word(option, "held") && !held) {
+        held = true;
+      } else if (same_word(option, "phase") && !phase && option.data()[5] == '=' && i + 1 < count) {
+        phase = plain_decimal(words[++i].view());
+        if (!phase) return std::nullopt;
+      } else {
+        return std::nullopt;
+      }
+    }
+    if ((punctuation & (punctuation - 1)) != 0 || (punctuation != 0) != phase.has_value()) return std::nullopt;
 
     cur_.take(line.size());
     cur_.take_line_end();
-    schedule_.storage.push_back(
-        {.kind = *storage, .dtype = *dtype, .pos = at(k), .name = name, .device = words[2].view(), .bytes = *bytes});
-    const Lookup declare{.kind = Lookup::Kind::Declare,
-                         .key = StorageIndex::key(name),
-                         .pos = at(name),
-                         .declared = schedule_.storage.size() - 1};
-    names_.prefetch(declare.key);
-    return queue(declare);
+    // Made in place, field by field: a record made whole was zeroed, moved
+    // into the list and destroyed.
+    Storage& st = schedule_.storage.emplace_back();
+    st.kind = *storage;
+    st.dtype = *dtype;
+    st.pos = at(k);
+    st.name = name;
+    st.device = words[2].view();
+    st.bytes = *bytes;
+    st.phase = phase.value_or(0);
+    st.held = held;
+    const StorageIndex::Key key = StorageIndex::key(name);
+    names_.prefetch(key);
+    return queue({.key = key});
   }
 
   const bool kernel = same_word(k, "kernel");
   if (!kernel && !same_word(k, "copy")) return std::nullopt;
+  if (punctuation != 0) return std::nullopt;
   const std::size_t first_arg = kernel ? 2 : 1;
   if (kernel ? count < 2 : count != 3) return std::nullopt;
   for (std::size_t i = first_arg; i < count; ++i) {
@@ -649,15 +693,20 @@ std::optional<Status> Parser::parse_plain_line(std::vector<Entry>& out, int dept
 
   cur_.take(line.size());
   cur_.take_line_end();
-  Entry e{.kind = kernel ? Entry::Kind::Kernel : Entry::Kind::Copy,
-          .pos = at(k),
-          .name = kernel ? Name(words[1].view()) : Name()};
-  e.args.resize(count - first_arg);
+  // Made in place, as a storage record is; each argument is in its place
+  // once the list is made at its size (made, not grown by resize, whose
+  // general path cost more), so that its lookup is queued with no wait.
+  Entry& e = out.emplace_back();
+  e.kind = kernel ? Entry::Kind::Kernel : Entry::Kind::Copy;
+  e.pos = at(k);
+  if (kernel) e.name = words[1].view();
+  e.args = Args(count - first_arg);
   for (std::size_t i = first_arg; i < count; ++i) {
-    wait_for({.kind = Lookup::Kind::Use, .key = StorageIndex::key(words[i].view()), .pos = at(words[i].view())});
+    Arg& arg = e.args[i - first_arg];
+    const StorageIndex::Key key = StorageIndex::key(words[i].view());
+    names_.prefetch(key);
+    if (Status s = queue({.key = key, .target = &arg.storage}); !s) return s;
   }
-  if (Status s = queue_waiting(e.args); !s) return s;
-  out.push_back(std::move(e));
   return Status(Ok{});
 }
 
@@ -700,10 +749,6 @@ Status Parser::parse_statement(std::vector<Entry>& out, int depth) {
 }
 
 Status Parser::parse_declaration(const Token& keyword, StorageKind kind) {
-  Storage st;
-  st.kind = kind;
-  st.pos = keyword.pos;
-
   PLANCK_ASSIGN(const Token name, expect(Tok::Word, "a storage name"));
   if (is_reserved(name.text)) {
     return error_at(name.pos,
@@ -716,8 +761,16 @@ Status Parser::parse_declaration(const Token& keyword, StorageKind kind) {
             "{} is not a valid storage name (letters, digits, `_` and `.`, starting with a letter or `_`)",
             quoted(name.text)));
   }
-  wait_for({.kind = Lookup::Kind::Declare, .key = StorageIndex::key(name.text), .pos = name.pos});
+  // The storage is listed, and its name queued, once the name is read: an
+  // error later in the line comes after that of the name (a duplicate), as
+  // in the file. The rest of the line is read into the storage.
+  Storage& st = schedule_.storage.emplace_back();
+  st.kind = kind;
+  st.pos = keyword.pos;
   st.name = name.text;
+  const StorageIndex::Key key = StorageIndex::key(name.text);
+  names_.prefetch(key);
+  PLANCK_TRY(queue({.key = key}));
 
   PLANCK_ASSIGN(const Token device, expect(Tok::Word, "a device"));
   st.device = device.text;
@@ -731,12 +784,7 @@ Status Parser::parse_declaration(const Token& keyword, StorageKind kind) {
   }
 
   PLANCK_TRY(parse_options(st));
-  PLANCK_TRY(end_statement());
-  schedule_.storage.push_back(std::move(st));
-  waiting_.back().declared = schedule_.storage.size() - 1;
-  PLANCK_TRY(queue(waiting_.back()));
-  waiting_.clear();
-  return Ok{};
+  return end_statement();
 }
 
 // `phase=P` and `held`, each at most once, in any order, on a buffer only.
@@ -862,17 +910,17 @@ Result<Arg> Parser::parse_arg() {
   if (t.kind != Tok::Word) return unexpected(t, heads.empty() ? "an argument" : "the argument of the view");
   Arg arg;
   arg.kind = Arg::Kind::Storage;
-  const Lookup use{.kind = Lookup::Kind::Use, .key = StorageIndex::key(t.text), .pos = t.pos};
+  const StorageIndex::Key key = StorageIndex::key(t.text);
   if (heads.empty()) {
     // Its storage is looked up once the argument has its place.
-    wait_for(use);
+    wait_for(key);
     return arg;
   }
   // A view's bounds are checked against its base's size as it closes, so
   // its storage is looked up now, after every earlier name.
   PLANCK_TRY(settle(true));
-  const std::optional<std::size_t> id = names_.find(use.key);
-  if (!id) return undeclared(use);
+  const std::optional<std::size_t> id = names_.find(key);
+  if (!id) return undeclared(t.text);
   arg.storage = static_cast<StorageId>(*id);
   Bytes size = schedule_.storage[*id].bytes;
   while (!heads.empty()) {

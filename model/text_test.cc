@@ -148,6 +148,33 @@ TEST(TextPlainLines, LinesAroundSixtyFourBytesReadAsTheTokenPathReadsThem) {
   }
 }
 
+// A buffer's options on a plain line: `held`, and `phase=P` written with no
+// blanks, whose `=` is the one punctuation byte such a line may hold. Every
+// byte at each place of the options, on lines around 64 bytes long, in a
+// text that goes on or ends with them, reads as the token path reads it.
+TEST(TextPlainLines, OptionsReadAsTheTokenPathReadsThem) {
+  const std::string kBytes("\0\t\n\r !#(),={}_a0\x7f", 17);
+  const std::string kMore = repeat("kernel pad t\n", 6);
+  const std::string_view kOptions[] = {" held",       " phase=64",        " phase=64 held",
+                                       " held phase=0", " phase=1 phase=2", " held held",
+                                       " phase=99999999999999999999"};
+  for (const std::string_view kind : {"buffer", "alloc"}) {
+    for (std::size_t pad : {1, 20, 30, 40, 50}) {
+      for (const std::string_view options : kOptions) {
+        for (std::size_t at = 0; at <= options.size(); ++at) {
+          for (char byte : kBytes) {
+            std::string changed(options);
+            if (at < options.size()) changed[at] = byte;
+            const std::string line = fmt::format("{} t CUDA{} int8 4{}", kind, std::string(pad, 'x'), changed);
+            parse_both_ways("schedule v1\n" + line + "\n" + kMore);
+            parse_both_ways("schedule v1\n" + line);
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(TextPlainLines, WhatTheTokenPathWouldRefuseItRefusesTheSame) {
   const char* const kTexts[] = {
       "schedule v1\nbuffer range CUDA int8 4\n",            // a reserved word
@@ -546,6 +573,26 @@ TEST(TextErrorOrder, AnUndeclaredNameFarIntoALargeScheduleIsFound) {
   text += "kernel k a zz\n";
   for (int i = 0; i < 300; ++i) text += "kernel k a a a\n";
   EXPECT_EQ(parse_error(text).message(), "t.sched:303:12: undeclared name `zz`");
+}
+
+// A name's place is found from the text only for its message: counted
+// after a byte order mark, over "\r\n" line ends, on lines the plain-line
+// path reads and on those it leaves to the tokens.
+TEST(TextErrorOrder, ADuplicateFarIntoALargeScheduleIsPlacedAtItsName) {
+  for (const std::string_view end : {"\n", "\r\n"}) {
+    std::string text = fmt::format("\xef\xbb\xbfschedule v1{}", end);
+    for (int i = 0; i < 300; ++i) text += fmt::format("buffer t{} CPU int8 4{}", i, end);
+    text += fmt::format("param \t t7 CPU int8 4{}", end);
+    for (int i = 300; i < 600; ++i) text += fmt::format("buffer t{} CPU int8 4{}", i, end);
+    EXPECT_EQ(parse_error(text).message(), "t.sched:302:9: duplicate name `t7`, first declared at 9:1");
+  }
+}
+
+TEST(TextErrorOrder, ADuplicateNameComesBeforeALaterErrorInItsLine) {
+  EXPECT_EQ(parse_error(kHead + "buffer a CPU int8 4 phase=x\nkernel k zz\n").message(),
+            "t.sched:4:8: duplicate name `a`, first declared at 2:1");
+  EXPECT_EQ(parse_error(kHead + "kernel k zz\nbuffer a CPU int8 4 (\n").message(),
+            "t.sched:4:10: undeclared name `zz`");
 }
 
 TEST(TextNesting, TwoHundredNestedViewsAreAccepted) {
