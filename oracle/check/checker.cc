@@ -15,11 +15,12 @@
 namespace planck::oracle {
 namespace {
 
-// One arena's kept blocks in the sweep below, pairwise disjoint and so in
-// order of begin and of end alike. While few, as an arena mostly holds, they
-// sit in a sorted vector, where a search and a move of a few elements cost
-// less than a tree's nodes; past kFew the arena moves them to a map for the
-// rest of the sweep, so that many live blocks cost O(log n) each, not O(n).
+// One arena's kept blocks in the sweep below, pairwise disjoint. While few,
+// as an arena mostly holds, they sit in a vector in no order: a scan of a
+// few elements costs less than a search in sorted ones and the moves that
+// keep them sorted, and a block leaves by taking the place of the last one.
+// Past kFew the arena moves them to a map by address for the rest of the
+// sweep, so that many live blocks cost O(log n) each, not O(n).
 class KeptBlocks {
  public:
   explicit KeptBlocks(std::pmr::memory_resource* nodes) : many_(nodes) {}
@@ -27,30 +28,34 @@ class KeptBlocks {
   // Forgets the block of `item` at `begin`, if it is kept.
   void erase(Bytes begin, std::size_t item) {
     if (!in_map_) {
-      const auto it = std::partition_point(few_.begin(), few_.end(), [&](const Kept& k) { return k.begin < begin; });
-      if (it != few_.end() && it->begin == begin && it->item == item) few_.erase(it);
+      // An item is kept once at most, at its own begin.
+      const auto it = std::find_if(few_.begin(), few_.end(), [&](const Kept& k) { return k.item == item; });
+      if (it != few_.end()) {
+        *it = few_.back();
+        few_.pop_back();
+      }
       return;
     }
     const auto it = many_.find(begin);
     if (it != many_.end() && it->second.item == item) many_.erase(it);
   }
 
-  // Calls clash(kept item) for each kept block that intersects x, in order
-  // of address, and keeps x (of `item`) if none does.
+  // Calls clash(kept item) for each kept block that intersects x, in no
+  // particular order, and keeps x (of `item`) if none does.
   template <class Clash>
   void insert_unless_clash(const ByteRange& x, std::size_t item, Clash clash) {
     if (!in_map_) {
-      // The first block that reaches past x.begin is the first that may intersect x.
-      auto it = std::partition_point(few_.begin(), few_.end(), [&](const Kept& k) { return k.end <= x.begin; });
       bool clashes = false;
-      for (auto at = it; at != few_.end() && at->begin < x.end; ++at) {
-        clash(at->item);
-        clashes = true;
+      for (const Kept& k : few_) {
+        if (k.begin < x.end && x.begin < k.end) {
+          clash(k.item);
+          clashes = true;
+        }
       }
       if (clashes) return;
-      few_.insert(it, Kept{x.begin, x.end, item});
+      few_.push_back(Kept{x.begin, x.end, item});
       if (few_.size() > kFew) {
-        for (const Kept& k : few_) many_.emplace_hint(many_.end(), k.begin, k);
+        for (const Kept& k : few_) many_.emplace(k.begin, k);
         few_ = {};
         in_map_ = true;
       }
@@ -68,13 +73,13 @@ class KeptBlocks {
   }
 
  private:
-  static constexpr std::size_t kFew = 64;
+  static constexpr std::size_t kFew = 32;
   struct Kept {
     Bytes begin;
     Bytes end;
     std::size_t item;
   };
-  std::vector<Kept> few_;  // by begin, while !in_map_
+  std::vector<Kept> few_;  // in no order, while !in_map_
   std::pmr::map<Bytes, Kept> many_;  // begin -> the block, once in_map_
   bool in_map_ = false;
 };
@@ -86,9 +91,8 @@ class KeptBlocks {
 // with bytes, an insertion at its first entry and a removal at its last entry
 // + 1 (its bytes are free from then), in order of time, removals before
 // insertions at the same time. `kept` holds an arena's live buffers that are
-// pairwise disjoint in bytes, by address. An inserted buffer is compared
-// with the kept buffers that intersect it, a contiguous run in address order
-// since they are disjoint; each is reported, and a buffer that intersects
+// pairwise disjoint in bytes. An inserted buffer is compared with the kept
+// buffers that intersect it; each is reported, and a buffer that intersects
 // any is not kept, so `kept` stays disjoint.
 //
 // Every pair reported overlaps: both are live at the insertion time t (the
@@ -99,31 +103,34 @@ class KeptBlocks {
 // last(a) >= first(b). If a is kept, b's walk meets it and reports (a, b);
 // if not, a was itself reported when inserted.
 // The events are put in order by a counting sort on time, so sorting costs
-// O(n + entries); each insertion costs O(log n) plus one per pair it reports.
+// O(n + entries); each insertion costs O(log n) plus one per pair it reports
+// (O(1) while its arena keeps few blocks).
 std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
     const std::vector<PlacedBuffer>& placed, std::size_t arenas) {
-  // An event is 2 * item + 1 for an insertion, 2 * item for a removal, at
-  // the time of its key: removals first at a time, then by item.
-  auto key = [&](std::size_t event) {
-    const Lifetime& life = placed[event / 2].life;
-    return event % 2 == 1 ? 2 * life.first + 1 : 2 * (life.last + 1);
-  };
-  auto has_bytes = [&](std::size_t i) { return placed[i].block.begin != placed[i].block.end; };
+  // An event is 2 * item + 1 for an insertion, at key 2 * first + 1, or
+  // 2 * item for a removal, at key 2 * (last + 1): by key, removals come
+  // first at a time, and the events of one key are of one kind.
+  auto insertion_key = [](const Lifetime& life) { return 2 * life.first + 1; };
+  auto removal_key = [](const Lifetime& life) { return 2 * (life.last + 1); };
+  auto has_bytes = [](const PlacedBuffer& b) { return b.block.begin != b.block.end; };
   std::size_t keys = 0;
-  for (std::size_t i = 0; i < placed.size(); ++i) {
-    if (has_bytes(i)) keys = std::max(keys, key(2 * i) + 1);
+  for (const PlacedBuffer& b : placed) {
+    if (has_bytes(b)) keys = std::max(keys, removal_key(b.life) + 1);
   }
-  // A counting sort, stable, taking the events in order of item.
+  // A counting sort, stable: it takes the items in order, each with both
+  // its events, so that the events of a key are in order of item.
   std::vector<std::size_t> start = huge_vector<std::size_t>(keys + 1);
-  for (std::size_t i = 0; i < placed.size(); ++i) {
-    if (!has_bytes(i)) continue;  // no bytes, no overlap
-    ++start[key(2 * i + 1) + 1];
-    ++start[key(2 * i) + 1];
+  for (const PlacedBuffer& b : placed) {
+    if (!has_bytes(b)) continue;  // no bytes, no overlap
+    ++start[insertion_key(b.life) + 1];
+    ++start[removal_key(b.life) + 1];
   }
   for (std::size_t k = 1; k <= keys; ++k) start[k] += start[k - 1];
   std::vector<std::size_t> events = huge_vector<std::size_t>(start[keys]);
-  for (std::size_t e = 0; e < 2 * placed.size(); ++e) {
-    if (has_bytes(e / 2)) events[start[key(e)]++] = e;
+  for (std::size_t i = 0; i < placed.size(); ++i) {
+    if (!has_bytes(placed[i])) continue;
+    events[start[insertion_key(placed[i].life)]++] = 2 * i + 1;
+    events[start[removal_key(placed[i].life)]++] = 2 * i;
   }
 
   // Each arena's kept buffers, the nodes of those in a map drawn from one
