@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <memory_resource>
 #include <utility>
@@ -102,35 +103,33 @@ class KeptBlocks {
 // (a, b), a inserted before b. At b's insertion, a is still live, since
 // last(a) >= first(b). If a is kept, b's walk meets it and reports (a, b);
 // if not, a was itself reported when inserted.
-// The events are put in order by a counting sort on time, so sorting costs
+// The events of each time are in two lists, its removals and its
+// insertions, each in order of item, so that ordering them costs
 // O(n + entries); each insertion costs O(log n) plus one per pair it reports
 // (O(1) while its arena keeps few blocks).
 std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
     const std::vector<PlacedBuffer>& placed, std::size_t arenas) {
-  // An event is 2 * item + 1 for an insertion, at key 2 * first + 1, or
-  // 2 * item for a removal, at key 2 * (last + 1): by key, removals come
-  // first at a time, and the events of one key are of one kind.
-  auto insertion_key = [](const Lifetime& life) { return 2 * life.first + 1; };
-  auto removal_key = [](const Lifetime& life) { return 2 * (life.last + 1); };
   auto has_bytes = [](const PlacedBuffer& b) { return b.block.begin != b.block.end; };
-  std::size_t keys = 0;
+  std::size_t times = 0;  // past the last removal
   for (const PlacedBuffer& b : placed) {
-    if (has_bytes(b)) keys = std::max(keys, removal_key(b.life) + 1);
+    if (has_bytes(b)) times = std::max(times, b.life.last + 2);
   }
-  // A counting sort, stable: it takes the items in order, each with both
-  // its events, so that the events of a key are in order of item.
-  std::vector<std::size_t> start = huge_vector<std::size_t>(keys + 1);
-  for (const PlacedBuffer& b : placed) {
-    if (!has_bytes(b)) continue;  // no bytes, no overlap
-    ++start[insertion_key(b.life) + 1];
-    ++start[removal_key(b.life) + 1];
-  }
-  for (std::size_t k = 1; k <= keys; ++k) start[k] += start[k - 1];
-  std::vector<std::size_t> events = huge_vector<std::size_t>(start[keys]);
-  for (std::size_t i = 0; i < placed.size(); ++i) {
-    if (!has_bytes(placed[i])) continue;
-    events[start[insertion_key(placed[i].life)]++] = 2 * i + 1;
-    events[start[removal_key(placed[i].life)]++] = 2 * i;
+  // The lists, linked through the items: `heads[t]` holds the first item
+  // removed and the first inserted at time t, `next[i]` the items after item
+  // i in the lists it is on. Each list is built from its end, taking the
+  // items in reverse, so that it runs in order of item.
+  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+  struct Links {
+    std::size_t removed = kNone;
+    std::size_t inserted = kNone;
+  };
+  std::vector<Links> heads = huge_vector<Links>(times);
+  std::vector<Links> next = huge_vector<Links>(placed.size());
+  for (std::size_t i = placed.size(); i-- > 0;) {
+    if (!has_bytes(placed[i])) continue;  // no bytes, no overlap
+    const Lifetime& life = placed[i].life;
+    next[i].removed = std::exchange(heads[life.last + 1].removed, i);
+    next[i].inserted = std::exchange(heads[life.first].inserted, i);
   }
 
   // Each arena's kept buffers, the nodes of those in a map drawn from one
@@ -140,15 +139,13 @@ std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
   kept_in.reserve(arenas);
   for (std::size_t a = 0; a < arenas; ++a) kept_in.emplace_back(&nodes);
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
-  for (const std::size_t event : events) {
-    const std::size_t item = event / 2;
-    const ByteRange& x = placed[item].block;
-    KeptBlocks& kept = kept_in[placed[item].arena];
-    if (event % 2 == 0) {
-      kept.erase(x.begin, item);
-    } else {
-      kept.insert_unless_clash(x, item, [&](std::size_t other) {
-        pairs.emplace_back(std::min(item, other), std::max(item, other));
+  for (std::size_t t = 0; t < times; ++t) {
+    for (std::size_t i = heads[t].removed; i != kNone; i = next[i].removed) {
+      kept_in[placed[i].arena].erase(placed[i].block.begin, i);
+    }
+    for (std::size_t i = heads[t].inserted; i != kNone; i = next[i].inserted) {
+      kept_in[placed[i].arena].insert_unless_clash(placed[i].block, i, [&](std::size_t other) {
+        pairs.emplace_back(std::min(i, other), std::max(i, other));
       });
     }
   }
