@@ -16,49 +16,49 @@
 namespace planck::oracle {
 namespace {
 
-// One arena's kept blocks in the sweep below, pairwise disjoint. While few,
-// as an arena mostly holds, they sit in a vector in no order: a scan of a
-// few elements costs less than a search in sorted ones and the moves that
-// keep them sorted, and a block leaves by taking the place of the last one.
-// Past kFew the arena moves them to a map by address for the rest of the
-// sweep, so that many live blocks cost O(log n) each, not O(n).
+// One arena's kept blocks in the sweep below, pairwise disjoint, each with
+// the time its buffer dies (its last entry + 1), from which it is dead. A
+// dead block is not removed at that time but when an insertion meets it, as
+// no insertion may clash with it then: while the blocks are few, as an arena
+// mostly holds, every insertion meets them all. They sit in a vector in no
+// order: a scan of a few elements costs less than a search in sorted ones
+// and the moves that keep them sorted. Past kFew the arena moves them to a
+// map by address for the rest of the sweep, so that many live blocks cost
+// O(log n) each, not O(n); an insertion there meets only the blocks it
+// intersects, so the map also drops its dead blocks whenever it has doubled
+// since it last did, which costs O(1) per insertion over time.
 class KeptBlocks {
  public:
   explicit KeptBlocks(std::pmr::memory_resource* nodes) : many_(nodes) {}
 
-  // Forgets the block of `item` at `begin`, if it is kept.
-  void erase(Bytes begin, std::size_t item) {
-    if (!in_map_) {
-      // An item is kept once at most, at its own begin.
-      const auto it = std::find_if(few_.begin(), few_.end(), [&](const Kept& k) { return k.item == item; });
-      if (it != few_.end()) {
-        *it = few_.back();
-        few_.pop_back();
-      }
-      return;
-    }
-    const auto it = many_.find(begin);
-    if (it != many_.end() && it->second.item == item) many_.erase(it);
-  }
-
-  // Calls clash(kept item) for each kept block that intersects x, in no
-  // particular order, and keeps x (of `item`) if none does.
+  // At time `now`, calls clash(kept item) for each live kept block that
+  // intersects x, in no particular order, and keeps x (of `item`, dead from
+  // `dies`) if none does.
   template <class Clash>
-  void insert_unless_clash(const ByteRange& x, std::size_t item, Clash clash) {
+  void insert_unless_clash(std::size_t now, const ByteRange& x, std::size_t dies, std::size_t item, Clash clash) {
     if (!in_map_) {
       bool clashes = false;
-      for (const Kept& k : few_) {
-        if (k.begin < x.end && x.begin < k.end) {
-          clash(k.item);
+      Kept* const first = few_.data();
+      Kept* last = first + few_.size();
+      for (Kept* k = first; k != last;) {
+        if (k->dies <= now) {
+          *k = *--last;  // dead: the last takes its place, to be looked at next
+          continue;
+        }
+        if (k->begin < x.end && x.begin < k->end) {
+          clash(k->item);
           clashes = true;
         }
+        ++k;
       }
+      few_.resize(last - first);
       if (clashes) return;
-      few_.push_back(Kept{x.begin, x.end, item});
+      few_.push_back(Kept{x.begin, x.end, dies, item});
       if (few_.size() > kFew) {
         for (const Kept& k : few_) many_.emplace(k.begin, k);
         few_ = {};
         in_map_ = true;
+        swept_size_ = many_.size();
       }
       return;
     }
@@ -66,11 +66,21 @@ class KeptBlocks {
     auto it = many_.upper_bound(x.begin);
     if (it != many_.begin() && std::prev(it)->second.end > x.begin) --it;
     bool clashes = false;
-    for (; it != many_.end() && it->second.begin < x.end; ++it) {
+    while (it != many_.end() && it->second.begin < x.end) {
+      if (it->second.dies <= now) {
+        it = many_.erase(it);
+        continue;
+      }
       clash(it->second.item);
       clashes = true;
+      ++it;
     }
-    if (!clashes) many_.emplace(x.begin, Kept{x.begin, x.end, item});
+    if (clashes) return;
+    many_.emplace(x.begin, Kept{x.begin, x.end, dies, item});
+    if (many_.size() >= 2 * swept_size_) {
+      std::erase_if(many_, [&](const auto& at) { return at.second.dies <= now; });
+      swept_size_ = many_.size();
+    }
   }
 
  private:
@@ -78,58 +88,53 @@ class KeptBlocks {
   struct Kept {
     Bytes begin;
     Bytes end;
+    std::size_t dies;
     std::size_t item;
   };
   std::vector<Kept> few_;  // in no order, while !in_map_
   std::pmr::map<Bytes, Kept> many_;  // begin -> the block, once in_map_
+  std::size_t swept_size_ = 0;  // the map's size when it last dropped its dead blocks
   bool in_map_ = false;
 };
 
 // Some of the overlapping pairs among `placed`, as index pairs (x < y) in
 // ascending order: at least one whenever any pair overlaps.
 //
-// A sweep over time, in each arena apart. Its events are, for each buffer
-// with bytes, an insertion at its first entry and a removal at its last entry
-// + 1 (its bytes are free from then), in order of time, removals before
-// insertions at the same time. `kept` holds an arena's live buffers that are
-// pairwise disjoint in bytes. An inserted buffer is compared with the kept
-// buffers that intersect it; each is reported, and a buffer that intersects
-// any is not kept, so `kept` stays disjoint.
+// A sweep over time, in each arena apart. Each buffer with bytes is inserted
+// at its first entry and dies at its last entry + 1 (its bytes are free from
+// then). `kept` holds an arena's buffers inserted so far that are pairwise
+// disjoint in bytes; those live at a time are those not dead by then. An
+// inserted buffer is compared with the live kept buffers that intersect it;
+// each is reported, and a buffer that intersects any is not kept, so `kept`
+// stays disjoint.
 //
 // Every pair reported overlaps: both are live at the insertion time t (the
-// kept one was inserted at or before t and its removal, at last + 1, is not
-// yet done, so last >= t), and their bytes intersect.
+// kept one was inserted at or before t and is not dead at t, so last >= t),
+// and their bytes intersect.
 // Some pair is reported whenever one overlaps: take an overlapping pair
 // (a, b), a inserted before b. At b's insertion, a is still live, since
 // last(a) >= first(b). If a is kept, b's walk meets it and reports (a, b);
 // if not, a was itself reported when inserted.
-// The events of each time are in two lists, its removals and its
-// insertions, each in order of item, so that ordering them costs
-// O(n + entries); each insertion costs O(log n) plus one per pair it reports
-// (O(1) while its arena keeps few blocks).
+// The insertions of each time are in a list, in order of item, so that
+// ordering them costs O(n + entries); each insertion costs O(log n) plus one
+// per pair it reports (O(1) while its arena keeps few blocks), and each
+// block dies once.
 std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
     const std::vector<PlacedBuffer>& placed, std::size_t arenas) {
   auto has_bytes = [](const PlacedBuffer& b) { return b.block.begin != b.block.end; };
-  std::size_t times = 0;  // past the last removal
+  std::size_t times = 0;  // past the last insertion
   for (const PlacedBuffer& b : placed) {
-    if (has_bytes(b)) times = std::max(times, b.life.last + 2);
+    if (has_bytes(b)) times = std::max(times, b.life.first + 1);
   }
-  // The lists, linked through the items: `heads[t]` holds the first item
-  // removed and the first inserted at time t, `next[i]` the items after item
-  // i in the lists it is on. Each list is built from its end, taking the
-  // items in reverse, so that it runs in order of item.
+  // The lists, linked through the items: `inserted[t]` is the first item
+  // inserted at time t, `next[i]` the one after item i. Each list is built
+  // from its end, taking the items in reverse, so that it runs in order of
+  // item.
   constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-  struct Links {
-    std::size_t removed = kNone;
-    std::size_t inserted = kNone;
-  };
-  std::vector<Links> heads = huge_vector<Links>(times);
-  std::vector<Links> next = huge_vector<Links>(placed.size());
+  std::vector<std::size_t> inserted = huge_vector<std::size_t>(times, kNone);
+  std::vector<std::size_t> next = huge_vector<std::size_t>(placed.size(), kNone);
   for (std::size_t i = placed.size(); i-- > 0;) {
-    if (!has_bytes(placed[i])) continue;  // no bytes, no overlap
-    const Lifetime& life = placed[i].life;
-    next[i].removed = std::exchange(heads[life.last + 1].removed, i);
-    next[i].inserted = std::exchange(heads[life.first].inserted, i);
+    if (has_bytes(placed[i])) next[i] = std::exchange(inserted[placed[i].life.first], i);  // no bytes, no overlap
   }
 
   // Each arena's kept buffers, the nodes of those in a map drawn from one
@@ -140,11 +145,9 @@ std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
   for (std::size_t a = 0; a < arenas; ++a) kept_in.emplace_back(&nodes);
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
   for (std::size_t t = 0; t < times; ++t) {
-    for (std::size_t i = heads[t].removed; i != kNone; i = next[i].removed) {
-      kept_in[placed[i].arena].erase(placed[i].block.begin, i);
-    }
-    for (std::size_t i = heads[t].inserted; i != kNone; i = next[i].inserted) {
-      kept_in[placed[i].arena].insert_unless_clash(placed[i].block, i, [&](std::size_t other) {
+    for (std::size_t i = inserted[t]; i != kNone; i = next[i]) {
+      const PlacedBuffer& b = placed[i];
+      kept_in[b.arena].insert_unless_clash(t, b.block, b.life.last + 1, i, [&](std::size_t other) {
         pairs.emplace_back(std::min(i, other), std::max(i, other));
       });
     }
