@@ -82,10 +82,13 @@ class Name {
   std::size_t find(std::string_view s, std::size_t pos = 0) const { return view().find(s, pos); }
   std::size_t find(char c, std::size_t pos = 0) const { return view().find(c, pos); }
 
-  // Two names held in place are equal when their 16 bytes are: the bytes
-  // past the text are zero.
+  // Two names whose 16 bytes are equal are equal: held in place, the same
+  // text (the bytes past it are zero); on the heap, the same text at the
+  // same address. Two held in place whose bytes differ are not. The words
+  // are compared first, with no branch on where each name is held.
   friend bool operator==(const Name& a, const Name& b) {
-    if (!a.on_heap() && !b.on_heap()) return a.word(0) == b.word(0) && a.word(1) == b.word(1);
+    if (((a.word(0) ^ b.word(0)) | (a.word(1) ^ b.word(1))) == 0) return true;
+    if (!a.on_heap() && !b.on_heap()) return false;
     return a.view() == b.view();
   }
   friend bool operator==(const Name& a, std::string_view b) { return a.view() == b; }

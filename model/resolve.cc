@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "model/huge_pages.h"
-#include "model/lexical.h"
 #include "model/name_index.h"
 
 namespace planck {
@@ -59,12 +58,13 @@ Resolution resolve(const StorageNames& names, const Plan& p) {
   advise_huge_pages(r.placements);
   // Plans mostly place storage in the order the schedule declares it, so the
   // storage after the last one placed is tried first: a comparison of
-  // storage read in order, where a lookup in the index is a cache miss.
+  // storage read in order, where a lookup in the index is a cache miss. Two
+  // names held in place compare as two words each (Name's ==).
   std::size_t next = 0;
   for (std::size_t i = 0; i < p.placements.size(); ++i) {
     const Placement& pl = p.placements[i];
     ResolvedPlacement& out = r.placements.emplace_back();
-    if (next < s.storage.size() && same_word(s.storage[next].name, pl.buffer)) {
+    if (next < s.storage.size() && s.storage[next].name == pl.buffer) {
       out.storage = names.first_named(static_cast<StorageId>(next));
       ++next;
     } else {
@@ -73,7 +73,7 @@ Resolution resolve(const StorageNames& names, const Plan& p) {
     }
     // Neighbouring placements mostly share an arena, whose name is then
     // compared instead of looked up.
-    if (i > 0 && same_word(pl.arena, p.placements[i - 1].arena)) {
+    if (i > 0 && pl.arena == p.placements[i - 1].arena) {
       out.arena = r.placements[i - 1].arena;
     } else {
       out.arena = arena_named.find(pl.arena);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <memory_resource>
 #include <utility>
@@ -15,44 +16,49 @@
 namespace planck::oracle {
 namespace {
 
-// One arena's kept blocks in the sweep below, pairwise disjoint and so in
-// order of begin and of end alike. While few, as an arena mostly holds, they
-// sit in a sorted vector, where a search and a move of a few elements cost
-// less than a tree's nodes; past kFew the arena moves them to a map for the
-// rest of the sweep, so that many live blocks cost O(log n) each, not O(n).
+// One arena's kept blocks in the sweep below, pairwise disjoint, each with
+// the time its buffer dies (its last entry + 1), from which it is dead. A
+// dead block is not removed at that time but when an insertion meets it, as
+// no insertion may clash with it then: while the blocks are few, as an arena
+// mostly holds, every insertion meets them all. They sit in a vector in no
+// order: a scan of a few elements costs less than a search in sorted ones
+// and the moves that keep them sorted. Past kFew the arena moves them to a
+// map by address for the rest of the sweep, so that many live blocks cost
+// O(log n) each, not O(n); an insertion there meets only the blocks it
+// intersects, so the map also drops its dead blocks whenever it has doubled
+// since it last did, which costs O(1) per insertion over time.
 class KeptBlocks {
  public:
   explicit KeptBlocks(std::pmr::memory_resource* nodes) : many_(nodes) {}
 
-  // Forgets the block of `item` at `begin`, if it is kept.
-  void erase(Bytes begin, std::size_t item) {
-    if (!in_map_) {
-      const auto it = std::partition_point(few_.begin(), few_.end(), [&](const Kept& k) { return k.begin < begin; });
-      if (it != few_.end() && it->begin == begin && it->item == item) few_.erase(it);
-      return;
-    }
-    const auto it = many_.find(begin);
-    if (it != many_.end() && it->second.item == item) many_.erase(it);
-  }
-
-  // Calls clash(kept item) for each kept block that intersects x, in order
-  // of address, and keeps x (of `item`) if none does.
+  // At time `now`, calls clash(kept item) for each live kept block that
+  // intersects x, in no particular order, and keeps x (of `item`, dead from
+  // `dies`) if none does.
   template <class Clash>
-  void insert_unless_clash(const ByteRange& x, std::size_t item, Clash clash) {
+  void insert_unless_clash(std::size_t now, const ByteRange& x, std::size_t dies, std::size_t item, Clash clash) {
     if (!in_map_) {
-      // The first block that reaches past x.begin is the first that may intersect x.
-      auto it = std::partition_point(few_.begin(), few_.end(), [&](const Kept& k) { return k.end <= x.begin; });
       bool clashes = false;
-      for (auto at = it; at != few_.end() && at->begin < x.end; ++at) {
-        clash(at->item);
-        clashes = true;
+      Kept* const first = few_.data();
+      Kept* last = first + few_.size();
+      for (Kept* k = first; k != last;) {
+        if (k->dies <= now) {
+          *k = *--last;  // dead: the last takes its place, to be looked at next
+          continue;
+        }
+        if (k->begin < x.end && x.begin < k->end) {
+          clash(k->item);
+          clashes = true;
+        }
+        ++k;
       }
+      few_.resize(last - first);
       if (clashes) return;
-      few_.insert(it, Kept{x.begin, x.end, item});
+      few_.push_back(Kept{x.begin, x.end, dies, item});
       if (few_.size() > kFew) {
-        for (const Kept& k : few_) many_.emplace_hint(many_.end(), k.begin, k);
+        for (const Kept& k : few_) many_.emplace(k.begin, k);
         few_ = {};
         in_map_ = true;
+        swept_size_ = many_.size();
       }
       return;
     }
@@ -60,70 +66,75 @@ class KeptBlocks {
     auto it = many_.upper_bound(x.begin);
     if (it != many_.begin() && std::prev(it)->second.end > x.begin) --it;
     bool clashes = false;
-    for (; it != many_.end() && it->second.begin < x.end; ++it) {
+    while (it != many_.end() && it->second.begin < x.end) {
+      if (it->second.dies <= now) {
+        it = many_.erase(it);
+        continue;
+      }
       clash(it->second.item);
       clashes = true;
+      ++it;
     }
-    if (!clashes) many_.emplace(x.begin, Kept{x.begin, x.end, item});
+    if (clashes) return;
+    many_.emplace(x.begin, Kept{x.begin, x.end, dies, item});
+    if (many_.size() >= 2 * swept_size_) {
+      std::erase_if(many_, [&](const auto& at) { return at.second.dies <= now; });
+      swept_size_ = many_.size();
+    }
   }
 
  private:
-  static constexpr std::size_t kFew = 64;
+  static constexpr std::size_t kFew = 32;
   struct Kept {
     Bytes begin;
     Bytes end;
+    std::size_t dies;
     std::size_t item;
   };
-  std::vector<Kept> few_;  // by begin, while !in_map_
+  std::vector<Kept> few_;  // in no order, while !in_map_
   std::pmr::map<Bytes, Kept> many_;  // begin -> the block, once in_map_
+  std::size_t swept_size_ = 0;  // the map's size when it last dropped its dead blocks
   bool in_map_ = false;
 };
 
 // Some of the overlapping pairs among `placed`, as index pairs (x < y) in
 // ascending order: at least one whenever any pair overlaps.
 //
-// A sweep over time, in each arena apart. Its events are, for each buffer
-// with bytes, an insertion at its first entry and a removal at its last entry
-// + 1 (its bytes are free from then), in order of time, removals before
-// insertions at the same time. `kept` holds an arena's live buffers that are
-// pairwise disjoint in bytes, by address. An inserted buffer is compared
-// with the kept buffers that intersect it, a contiguous run in address order
-// since they are disjoint; each is reported, and a buffer that intersects
-// any is not kept, so `kept` stays disjoint.
+// A sweep over time, in each arena apart. Each buffer with bytes is inserted
+// at its first entry and dies at its last entry + 1 (its bytes are free from
+// then). `kept` holds an arena's buffers inserted so far that are pairwise
+// disjoint in bytes; those live at a time are those not dead by then. An
+// inserted buffer is compared with the live kept buffers that intersect it;
+// each is reported, and a buffer that intersects any is not kept, so `kept`
+// stays disjoint.
 //
 // Every pair reported overlaps: both are live at the insertion time t (the
-// kept one was inserted at or before t and its removal, at last + 1, is not
-// yet done, so last >= t), and their bytes intersect.
+// kept one was inserted at or before t and is not dead at t, so last >= t),
+// and their bytes intersect.
 // Some pair is reported whenever one overlaps: take an overlapping pair
 // (a, b), a inserted before b. At b's insertion, a is still live, since
 // last(a) >= first(b). If a is kept, b's walk meets it and reports (a, b);
 // if not, a was itself reported when inserted.
-// The events are put in order by a counting sort on time, so sorting costs
-// O(n + entries); each insertion costs O(log n) plus one per pair it reports.
+// The insertions of each time are in a list, in order of item, so that
+// ordering them costs O(n + entries); each insertion costs O(log n) plus one
+// per pair it reports (O(1) while its arena keeps few blocks), and each
+// block dies once.
 std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
     const std::vector<PlacedBuffer>& placed, std::size_t arenas) {
-  // An event is 2 * item + 1 for an insertion, 2 * item for a removal, at
-  // the time of its key: removals first at a time, then by item.
-  auto key = [&](std::size_t event) {
-    const Lifetime& life = placed[event / 2].life;
-    return event % 2 == 1 ? 2 * life.first + 1 : 2 * (life.last + 1);
-  };
-  auto has_bytes = [&](std::size_t i) { return placed[i].block.begin != placed[i].block.end; };
-  std::size_t keys = 0;
-  for (std::size_t i = 0; i < placed.size(); ++i) {
-    if (has_bytes(i)) keys = std::max(keys, key(2 * i) + 1);
+  auto has_bytes = [](const PlacedBuffer& b) { return b.block.begin != b.block.end; };
+  std::size_t times = 0;  // past the last insertion
+  for (const PlacedBuffer& b : placed) {
+    if (has_bytes(b)) times = std::max(times, b.life.first + 1);
   }
-  // A counting sort, stable, taking the events in order of item.
-  std::vector<std::size_t> start = huge_vector<std::size_t>(keys + 1);
-  for (std::size_t i = 0; i < placed.size(); ++i) {
-    if (!has_bytes(i)) continue;  // no bytes, no overlap
-    ++start[key(2 * i + 1) + 1];
-    ++start[key(2 * i) + 1];
-  }
-  for (std::size_t k = 1; k <= keys; ++k) start[k] += start[k - 1];
-  std::vector<std::size_t> events = huge_vector<std::size_t>(start[keys]);
-  for (std::size_t e = 0; e < 2 * placed.size(); ++e) {
-    if (has_bytes(e / 2)) events[start[key(e)]++] = e;
+  // The lists, linked through the items: `inserted[t]` is the first item
+  // inserted at time t, `next[i]` the one after item i. Each list is built
+  // from its end, taking the items in reverse, so that it runs in order of
+  // item.
+  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+  std::vector<std::size_t> inserted = huge_vector<std::size_t>(times, kNone);
+  std::vector<std::size_t> next = huge_vector<std::size_t>(placed.size(), kNone);
+  for (std::size_t i = placed.size(); i-- > 0;) {
+    if (has_bytes(placed[i])) next[i] = std::exchange(inserted[placed[i].life.first], i);  // no bytes, no overlap
   }
 
   // Each arena's kept buffers, the nodes of those in a map drawn from one
@@ -133,15 +144,11 @@ std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
   kept_in.reserve(arenas);
   for (std::size_t a = 0; a < arenas; ++a) kept_in.emplace_back(&nodes);
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
-  for (const std::size_t event : events) {
-    const std::size_t item = event / 2;
-    const ByteRange& x = placed[item].block;
-    KeptBlocks& kept = kept_in[placed[item].arena];
-    if (event % 2 == 0) {
-      kept.erase(x.begin, item);
-    } else {
-      kept.insert_unless_clash(x, item, [&](std::size_t other) {
-        pairs.emplace_back(std::min(item, other), std::max(item, other));
+  for (std::size_t t = 0; t < times; ++t) {
+    for (std::size_t i = inserted[t]; i != kNone; i = next[i]) {
+      const PlacedBuffer& b = placed[i];
+      kept_in[b.arena].insert_unless_clash(t, b.block, b.life.last + 1, i, [&](std::size_t other) {
+        pairs.emplace_back(std::min(i, other), std::max(i, other));
       });
     }
   }

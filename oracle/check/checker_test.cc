@@ -703,7 +703,7 @@ TEST(CheckerRandom, TheFastCheckerAgreesWithTheQuadraticOne) {
 }
 
 // Many buffers alive together in one arena, so that the sweep keeps more of
-// them than its small sorted list holds and moves to its map, and drops
+// them than its small list holds and moves to its map, and drops
 // them again as they die: each schedule has 100 to 300 buffers over ten
 // entries, each buffer taken by the entries of a random span; the plan puts
 // them end to end in a random order, then places a few at another's place.

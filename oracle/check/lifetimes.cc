@@ -9,6 +9,7 @@ namespace planck::oracle {
 namespace {
 
 constexpr std::size_t kNotTaken = static_cast<std::size_t>(-1);
+constexpr std::size_t kNotKept = kNotTaken - 1;
 
 // Calls take(storage) for every storage the top-level entry `top` takes, in
 // the order of rule 1, repeats included. It walks an explicit stack instead
@@ -49,24 +50,41 @@ void for_each_taken(const Entry& top, TakeStack& stack, Take take) {
   }
 }
 
-}  // namespace
-
-std::vector<Lifetime> taken_storage(const Schedule& s) {
-  std::vector<Lifetime> taken;
-  taken.reserve(s.storage.size());  // at most one per storage
-  advise_huge_pages(taken);
-  std::vector<std::size_t> index_of = huge_vector(s.storage.size(), kNotTaken);  // into `taken`
+// The storage some entry takes and keep(id) accepts, in order of first
+// appearance, with the first and last top-level entry that takes it. Each
+// storage is put to `keep` once, when first taken.
+template <class Keep>
+std::vector<Lifetime> kept_lifetimes(const Schedule& s, Keep keep) {
+  // At most one per storage: the first `count` are kept, the rest cut off
+  // at the end, so that keeping one is a store, not a push_back's call.
+  std::vector<Lifetime> kept = huge_vector<Lifetime>(s.storage.size());
+  std::size_t count = 0;
+  // Into `kept`, or kNotTaken, or kNotKept for storage taken that keep refused.
+  std::vector<std::size_t> index_of = huge_vector(s.storage.size(), kNotTaken);
   TakeStack stack;
   for (std::size_t entry = 0; entry < s.entries.size(); ++entry) {
     for_each_taken(s.entries[entry], stack, [&](StorageId id) __attribute__((always_inline)) {
-      if (index_of[id] == kNotTaken) {
-        index_of[id] = taken.size();
-        taken.push_back({.storage = id, .first = entry, .last = entry});
+      std::size_t& at = index_of[id];
+      if (at == kNotTaken) {
+        if (keep(id)) {
+          at = count++;
+          kept[at] = {.storage = id, .first = entry, .last = entry};
+        } else {
+          at = kNotKept;
+        }
+      } else if (at != kNotKept) {
+        kept[at].last = entry;
       }
-      taken[index_of[id]].last = entry;
     });
   }
-  return taken;
+  kept.resize(count);
+  return kept;
+}
+
+}  // namespace
+
+std::vector<Lifetime> taken_storage(const Schedule& s) {
+  return kept_lifetimes(s, [](StorageId) { return true; });
 }
 
 bool plannable(const Storage& s) {
@@ -74,9 +92,7 @@ bool plannable(const Storage& s) {
 }
 
 std::vector<Lifetime> planned_buffers(const Schedule& s) {
-  std::vector<Lifetime> planned = taken_storage(s);
-  std::erase_if(planned, [&](const Lifetime& life) { return !plannable(s.storage[life.storage]); });
-  return planned;
+  return kept_lifetimes(s, [&](StorageId id) { return plannable(s.storage[id]); });
 }
 
 }  // namespace planck::oracle

@@ -76,8 +76,22 @@ class PlanRules {
   }
 
   // The first rule broken of: unknown storage, not planned, placed twice,
-  // unknown arena; else the rules on the placement in its arena.
+  // unknown arena; else the rules on the placement in its arena. Most
+  // placements break none of the four, and take a path of their own, apart
+  // from the code that builds violations.
   void judge_placement(std::size_t i) {
+    const ResolvedPlacement& resolved = r_.placements[i];
+    const Lifetime* life = resolved.storage ? life_of_[*resolved.storage] : nullptr;
+    if (life && resolved.first && resolved.arena) {
+      judge_in_arena(i, *life, *resolved.arena);
+    } else {
+      report_first_broken(i);
+    }
+  }
+
+  // Reports the first rule that placement i breaks of: unknown storage, not
+  // planned, placed twice, unknown arena. It breaks one.
+  [[gnu::noinline]] void report_first_broken(std::size_t i) {
     const Placement& pl = p_.placements[i];
     const ResolvedPlacement& resolved = r_.placements[i];
     const int line = pl.pos.line;
@@ -108,17 +122,29 @@ class PlanRules {
               .buffers = {pl.buffer},
               .arenas = {pl.arena},
               .plan_lines = {line}});
-      return;
     }
-    judge_in_arena(i, *life, *resolved.arena);
   }
 
   // Device, alignment and end of a placement of a planned buffer. One whose
-  // end is a number joins the overlap check.
+  // end is a number joins the overlap check. Most placements break none of
+  // these rules: they are all asked at once, and only a placement that
+  // breaks one takes the path that works out which and reports them.
   void judge_in_arena(std::size_t i, const Lifetime& life, std::size_t a) {
     const Placement& pl = p_.placements[i];
     const Storage& buffer = s_.storage[life.storage];
     const Arena& arena = p_.arenas[a];
+    const Result<Bytes> rounded = rounded_size(buffer);
+    const std::optional<Bytes> end = rounded ? checked_add(pl.place, *rounded) : std::nullopt;
+    if (arena.device != buffer.device || pl.place % kPlaceAlign != 0 || !end || *end > arena.size) {
+      report_in_arena(pl, buffer, arena, end);
+    }
+    if (end) out_.placed.push_back({.placement = i, .arena = a, .life = life, .block = {pl.place, *end}});
+  }
+
+  // Reports the rules that placement pl of buffer in arena breaks, in order:
+  // its device, its alignment, its end (`end`, if a number).
+  [[gnu::noinline]] void report_in_arena(const Placement& pl, const Storage& buffer, const Arena& arena,
+                                         std::optional<Bytes> end) {
     const int line = pl.pos.line;
     if (arena.device != buffer.device) {
       report({.rule = Rule::WrongDevice,
@@ -134,8 +160,6 @@ class PlanRules {
               .plan_lines = {line},
               .place = pl.place});
     }
-    const Result<Bytes> rounded = rounded_size(buffer);
-    const std::optional<Bytes> end = rounded ? checked_add(pl.place, *rounded) : std::nullopt;
     if (!end) {
       report({.rule = Rule::OutsideArena,
               .buffers = {buffer.name},
@@ -144,18 +168,14 @@ class PlanRules {
               .place = pl.place,
               .phase = buffer.phase,
               .bytes = buffer.bytes});
-      return;
-    }
-    const ByteRange block{pl.place, *end};
-    if (block.end > arena.size) {
+    } else if (*end > arena.size) {
       report({.rule = Rule::OutsideArena,
               .buffers = {buffer.name},
               .arenas = {arena.name},
               .plan_lines = {line},
-              .blocks = {block},
+              .blocks = {{pl.place, *end}},
               .arena_size = arena.size});
     }
-    out_.placed.push_back({.placement = i, .arena = a, .life = life, .block = block});
   }
 
   // Exactly one arena (the first of each name) per device with planned
