@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <numeric>
 #include <cstdint>
+#include <numeric>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
