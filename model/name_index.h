@@ -83,7 +83,7 @@ class BasicNameIndex {
   BasicNameIndex(std::size_t capacity, NameOf name_of) : name_of_(std::move(name_of)) {
     std::size_t size = 16;
     while (size < 2 * capacity) size *= 2;
-    slots_ = huge_vector<Slot>(size);
+    slots_ = ZeroedArray<Slot>(size);
   }
 
   // Adds name_of(index) with its index unless the name is there already.
@@ -164,8 +164,8 @@ class BasicNameIndex {
 
   // Twice the slots, every name rehashed into them.
   void grow() {
-    std::vector<Slot> old = huge_vector<Slot>(2 * slots_.size());
-    old.swap(slots_);
+    ZeroedArray<Slot> old(2 * slots_.size());
+    std::swap(old, slots_);
     const std::size_t mask = slots_.size() - 1;
     const bool tag_holds_home = mask <= UINT32_MAX;
     for (const Slot& slot : old) {
@@ -177,7 +177,7 @@ class BasicNameIndex {
   }
 
   NameOf name_of_;
-  std::vector<Slot> slots_;  // a power of two, at least twice the names held
+  ZeroedArray<Slot> slots_;  // a power of two, at least twice the names held; all zero is empty
   std::size_t count_ = 0;    // the names held
 };
 

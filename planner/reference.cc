@@ -196,10 +196,11 @@ Result<Bytes> tlsf_capacity(const Schedule& s, const std::vector<Lifetime>& live
   return *doubled;
 }
 
-// Rule 5: one TLSF allocator per device, and which one each planned buffer uses.
+// Rule 5: one TLSF allocator per device, and which one each planned buffer
+// uses. Most schedules plan for one device, and then no list of which is kept.
 struct Allocators {
   std::vector<Tlsf> per_device;          // in the order of `devices`
-  std::vector<std::uint32_t> device_of;  // per lifetime: its device's allocator
+  std::vector<std::uint32_t> device_of;  // per lifetime: its device's allocator; empty for one device
 };
 
 // The allocators are made in the order in which devices first appear among
@@ -210,83 +211,66 @@ Result<Allocators> make_allocators(const Schedule& s, const std::vector<Lifetime
                                    const std::vector<DeviceGroup>& devices) {
   PLANCK_ASSIGN(const Bytes capacity, tlsf_capacity(s, lives, sizes));
   Allocators out;
-  out.device_of.resize(lives.size());
+  if (devices.size() > 1) out.device_of.resize(lives.size());
   for (std::size_t d = 0; d < devices.size(); ++d) {
     PLANCK_ASSIGN(Tlsf tlsf, Tlsf::create(capacity, kTlsfBlockSize, kTlsfSecondLevel));
     out.per_device.push_back(std::move(tlsf));
+    if (devices.size() == 1) break;
     for (std::size_t i : devices[d].buffers) out.device_of[i] = static_cast<std::uint32_t>(d);
   }
   return out;
 }
 
-// An event of rule 6: the open or the close of one lifetime. Its time is
-// only the order of the list, so it is not kept.
-struct Event {
-  enum class Kind : std::uint8_t { Close, Open };
-  std::uint32_t buffer;  // index into the lifetimes (as many as StorageIds at most)
-  Kind kind;
-};
-
 // Rule 6: order of events. Opens in order of first appearance, then closes
 // in the same order, stably sorted by time, closes first at equal times.
 // The opens are in order of time already (first appearance is by entry), so
-// only the closes are sorted, by counting them per time, and the two lists
-// are merged as the run asks for the events, one at a time.
-class Events {
- public:
-  explicit Events(const std::vector<Lifetime>& lives) : lives_(lives) {
-    std::size_t end = 0;  // one past the latest close
-    for (const Lifetime& l : lives) end = std::max(end, l.last + 2);
-    // The closes at time t go to [at[t], at[t + 1]) of `closes_`, in order of first appearance.
-    std::vector<std::uint32_t> at(end + 1);
-    for (const Lifetime& l : lives) ++at[l.last + 2];
-    for (std::size_t t = 1; t <= end; ++t) at[t] += at[t - 1];
-    closes_.resize(lives.size());
-    for (std::uint32_t i = 0; i < lives.size(); ++i) closes_[at[lives[i].last + 1]++] = i;
-  }
-
-  // The next event into ev, or false after the last.
-  bool next(Event& ev) {
-    if (close_ < closes_.size() &&
-        (open_ == lives_.size() || lives_[closes_[close_]].last + 1 <= lives_[open_].first)) {
-      ev = {closes_[close_++], Event::Kind::Close};
-      return true;
-    }
-    if (open_ == lives_.size()) return false;
-    ev = {open_++, Event::Kind::Open};
-    return true;
-  }
-
- private:
-  const std::vector<Lifetime>& lives_;
-  std::vector<std::uint32_t> closes_;
-  std::uint32_t open_ = 0;   // the next open's lifetime
-  std::size_t close_ = 0;    // the next close's position in closes_
-};
+// only the closes are sorted, by counting them per time; the run takes, before
+// each open, the closes due by its time. The closes, as lifetimes in the order
+// they run.
+std::vector<std::uint32_t> close_order(const std::vector<Lifetime>& lives) {
+  std::size_t end = 0;  // one past the latest close
+  for (const Lifetime& l : lives) end = std::max(end, l.last + 2);
+  // The closes at time t go to [at[t], at[t + 1]) of the list, in order of first appearance.
+  std::vector<std::uint32_t> at(end + 1);
+  for (const Lifetime& l : lives) ++at[l.last + 2];
+  for (std::size_t t = 1; t <= end; ++t) at[t] += at[t - 1];
+  std::vector<std::uint32_t> closes(lives.size());
+  for (std::uint32_t i = 0; i < lives.size(); ++i) closes[at[lives[i].last + 1]++] = i;
+  return closes;
+}
 
 // Rule 6: the TLSF run. An open allocates the buffer's rounded size and
 // records its place; a close frees it. The places, parallel to the lifetimes.
+// kOneDevice: every buffer uses the first allocator.
+template <bool kOneDevice>
 Result<std::vector<Bytes>> run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives,
-                                    const std::vector<Bytes>& sizes, Events order,
-                                    Allocators& allocators) {
+                                    const std::vector<Bytes>& sizes,
+                                    const std::vector<std::uint32_t>& closes, Allocators& allocators) {
   std::vector<Bytes> place(lives.size());
   // What each open's alloc returned, for its close.
   std::vector<Tlsf::BlockId> block(lives.size());
-  for (Event ev; order.next(ev);) {
-    Tlsf& tlsf = allocators.per_device[allocators.device_of[ev.buffer]];
-    if (ev.kind == Event::Kind::Close) {
-      PLANCK_TRY(tlsf.free_block(block[ev.buffer]));
-      continue;
+  auto tlsf_of = [&](std::uint32_t i) -> Tlsf& {
+    return allocators.per_device[kOneDevice ? 0 : allocators.device_of[i]];
+  };
+  // Before each open, and after the last, the closes due by then: a
+  // lifetime closes at time last + 1, before an open at that time or later.
+  std::size_t next_close = 0;
+  for (std::uint32_t i = 0;; ++i) {
+    const std::size_t now = i < lives.size() ? lives[i].first : SIZE_MAX;
+    for (; next_close < closes.size() && lives[closes[next_close]].last + 1 <= now; ++next_close) {
+      const std::uint32_t closed = closes[next_close];
+      PLANCK_TRY(tlsf_of(closed).free_block(block[closed]));
     }
-    const std::optional<Tlsf::Allocation> at = tlsf.alloc_block(sizes[ev.buffer]);
+    if (i == lives.size()) break;
+    const std::optional<Tlsf::Allocation> at = tlsf_of(i).alloc_block(sizes[i]);
     if (!at) {
-      const Storage& b = s.storage[lives[ev.buffer].buffer];
+      const Storage& b = s.storage[lives[i].buffer];
       return Error{"", fmt::format("the memory plan outgrew its arena: buffer {} ({} bytes "
                                    "rounded) on {} at entry {}",
-                                   b.name, sizes[ev.buffer], b.device, lives[ev.buffer].first)};
+                                   b.name, sizes[i], b.device, lives[i].first)};
     }
-    place[ev.buffer] = at->start;
-    block[ev.buffer] = at->block;
+    place[i] = at->start;
+    block[i] = at->block;
   }
   return place;
 }
@@ -307,8 +291,10 @@ Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
   };
   const std::vector<std::string> arena_texts = arena_names(s, devices.size());
   const std::vector<Name> names(arena_texts.begin(), arena_texts.end());
-  std::vector<std::uint32_t> arena_of(lives.size());
-  for (std::size_t d = 0; d < devices.size(); ++d) {
+  // Each lifetime's arena; none kept for one device.
+  const bool one_device = devices.size() == 1;
+  std::vector<std::uint32_t> arena_of(one_device ? 0 : lives.size());
+  for (std::size_t d = 0; d < devices.size() && !one_device; ++d) {
     for (std::size_t i : devices[d].buffers) arena_of[i] = static_cast<std::uint32_t>(d);
   }
   // One pass in order of first appearance reads each buffer once, for its
@@ -327,9 +313,9 @@ Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
         }
       }
     }
-    Bytes& arena_size = size[arena_of[i]];
-    arena_size = std::max(arena_size, *end);
-    plan.placements.push_back(Placement{s.storage[lives[i].buffer].name, names[arena_of[i]], place[i], SourcePos{}});
+    const std::uint32_t arena = one_device ? 0 : arena_of[i];
+    size[arena] = std::max(size[arena], *end);
+    plan.placements.push_back(Placement{s.storage[lives[i].buffer].name, names[arena], place[i], SourcePos{}});
   }
   for (std::size_t d = 0; d < devices.size(); ++d) {
     plan.arenas.push_back({names[d], devices[d].device, size[d], {}});
@@ -411,7 +397,9 @@ class TlsfPlanner final : public Planner {
                                            const std::vector<DeviceGroup>& devices) {
     PLANCK_ASSIGN(const std::vector<Bytes> sizes, rounded_sizes(s, lives));
     PLANCK_ASSIGN(Allocators allocators, make_allocators(s, lives, sizes, devices));
-    return run_tlsf(s, lives, sizes, Events(lives), allocators);
+    const std::vector<std::uint32_t> closes = close_order(lives);
+    if (devices.size() == 1) return run_tlsf<true>(s, lives, sizes, closes, allocators);
+    return run_tlsf<false>(s, lives, sizes, closes, allocators);
   }
 };
 
