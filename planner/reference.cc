@@ -85,43 +85,59 @@ bool is_plannable(const Storage& s) {
 // first take of each storage comes in the order of rule 1, so no entry's
 // list of storage needs to be made.
 std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
-  // At most one lifetime per storage, reserved so that the list never moves.
-  std::vector<Lifetime> out;
-  out.reserve(s.storage.size());
-  advise_huge_pages(out);
+  // At most one lifetime per storage: the first `count` are kept, the rest
+  // cut off at the end, so that keeping one is a store, not a push_back's call.
+  std::vector<Lifetime> out = huge_vector<Lifetime>(s.storage.size());
+  std::uint32_t count = 0;
   // Per storage: its position in out, or one of these two. Each storage is
   // judged by rule 2 once, when first taken. Positions fit 32 bits, as
   // StorageIds do.
   constexpr std::uint32_t kUnseen = UINT32_MAX;
   constexpr std::uint32_t kNotPlanned = UINT32_MAX - 1;
   std::vector<std::uint32_t> index(s.storage.size(), kUnseen);
-  std::size_t e = 0;
-  auto take = [&](StorageId id) __attribute__((always_inline)) {
-    std::uint32_t& at = index[id];
-    if (at < kNotPlanned) {
-      out[at].last = e;
+  // Storage id at entry e. The arrays are held by value, so that the
+  // compiler keeps them in registers across the stores.
+  auto take = [&count, at_of = index.data(), lives = out.data(), &storage = s.storage](
+                  StorageId id, std::size_t e) __attribute__((always_inline)) {
+    const std::uint32_t at = at_of[id];
+    if (at < kNotPlanned) [[likely]] {
+      lives[at].last = e;
     } else if (at == kUnseen) {
-      if (is_plannable(s.storage[id])) {
-        at = static_cast<std::uint32_t>(out.size());
-        out.push_back({id, e, e});
+      if (is_plannable(storage[id])) {
+        at_of[id] = count;
+        lives[count++] = {id, e, e};
       } else {
-        at = kNotPlanned;
+        at_of[id] = kNotPlanned;
       }
     }
   };
+  // Most entries are calls, walked here; a loop is walked by for_each_taken.
+  auto take_entry = [&](const Entry& entry, std::size_t e) __attribute__((always_inline)) {
+    if (entry.kind == Entry::Kind::Kernel || entry.kind == Entry::Kind::Copy) [[likely]] {
+      for (const Arg& a : entry.args) take(storage_of(a), e);
+      return;
+    }
+    auto take_here = [&](StorageId id) { take(id, e); };
+    for_each_taken(entry, take_here);
+  };
   // Calls' arguments sit apart from the entries: they are asked of the
   // memory this many entries ahead, and the entries twice as far, so that
-  // the misses overlap.
+  // the misses overlap. The last entries, with none that far ahead, are
+  // walked apart.
   constexpr std::size_t kAhead = 16;
-  for (; e < s.entries.size(); ++e) {
-    if (e + 2 * kAhead < s.entries.size()) __builtin_prefetch(&s.entries[e + 2 * kAhead]);
-    if (e + kAhead < s.entries.size() && !s.entries[e + kAhead].args.empty()) {
-      const Args& ahead = s.entries[e + kAhead].args;
+  const Entry* const entries = s.entries.data();
+  const std::size_t entry_count = s.entries.size();
+  std::size_t e = 0;
+  for (; e + 2 * kAhead < entry_count; ++e) {
+    __builtin_prefetch(&entries[e + 2 * kAhead]);
+    if (const Args& ahead = entries[e + kAhead].args; !ahead.empty()) {
       __builtin_prefetch(&ahead.front());
       __builtin_prefetch(&ahead.back());
     }
-    for_each_taken(s.entries[e], take);
+    take_entry(entries[e], e);
   }
+  for (; e < entry_count; ++e) take_entry(entries[e], e);
+  out.resize(count);
   return out;
 }
 
@@ -315,7 +331,7 @@ Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
     }
     const std::uint32_t arena = one_device ? 0 : arena_of[i];
     size[arena] = std::max(size[arena], *end);
-    plan.placements.push_back(Placement{s.storage[lives[i].buffer].name, names[arena], place[i], SourcePos{}});
+    plan.placements.emplace_back(s.storage[lives[i].buffer].name, names[arena], place[i], SourcePos{});
   }
   for (std::size_t d = 0; d < devices.size(); ++d) {
     plan.arenas.push_back({names[d], devices[d].device, size[d], {}});
