@@ -66,6 +66,18 @@ class Name {
   operator std::string() const { return str(); }  // NOLINT(google-explicit-constructor)
   std::string str() const { return std::string(view()); }
 
+  // Writes the text at `out` and returns its end. `out` has room for at
+  // least kInline + 1 bytes however short the name: a name held in place is
+  // copied as its 16 bytes at once, the bytes past its text included.
+  char* copy_to(char* out) const {
+    if (on_heap()) {
+      std::memcpy(out, heap_data(), heap_size());
+      return out + heap_size();
+    }
+    std::memcpy(out, bytes_, sizeof bytes_);
+    return out + static_cast<unsigned char>(bytes_[kInline]);
+  }
+
   std::size_t size() const { return view().size(); }
   bool empty() const { return view().empty(); }
   const char* data() const { return view().data(); }

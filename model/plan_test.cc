@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -104,6 +107,27 @@ TEST(PlanFile, PrintWritesArenasThenPlacements) {
             "arena arena0 CUDA:0 8192\n"
             "arena arena1 CPU 1024\n"
             "place t1 arena1 512\n");
+}
+
+// Names held in place and on the heap (Name::kInline is 15), and numbers of
+// every width up to 2^64 - 1, print as fmt prints them.
+TEST(PlanFile, PrintWritesNamesOfEveryLengthAndNumbersOfEveryWidth) {
+  Plan p;
+  std::string expected = "plan v1\n";
+  p.arenas.push_back({std::string(16, 'a'), "", UINT64_MAX, {}});
+  expected += fmt::format("arena {}  {}\n", std::string(16, 'a'), UINT64_MAX);
+  Bytes place = 0;
+  for (std::size_t length = 0; length <= 40; ++length) {
+    const std::string buffer(length, static_cast<char>('b' + length % 20));
+    const std::string arena(40 - length, 'z');
+    p.placements.push_back({buffer, arena, place, {}});
+    expected += fmt::format("place {} {} {}\n", buffer, arena, place);
+    // 0, 9, 99, ... up to 19 nines, then 2^64 - 1: every count of digits.
+    place = place <= (UINT64_MAX - 9) / 10 ? place * 10 + 9 : UINT64_MAX;
+  }
+  p.placements.push_back({"t", "x", 10000, {}});
+  expected += "place t x 10000\n";
+  EXPECT_EQ(print_plan(p), expected);
 }
 
 TEST(PlanFile, PrintThenParseRoundTrips) {

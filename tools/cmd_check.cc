@@ -33,7 +33,7 @@ nlohmann::ordered_json violation_json(const oracle::Violation& v) {
 
 void run_check(const CheckArgs& args) {
   const auto start = std::chrono::steady_clock::now();
-  const auto [s, p, scale] = load_check_input(args.schedule, args.plan);
+  const auto& [s, p, scale] = keep_until_exit(load_check_input(args.schedule, args.plan));
   const oracle::CheckReport found = args.quadratic
                                         ? oracle::check_plan_quadratic(s, p, args.max_overlaps)
                                         : oracle::check_plan(s, p, args.max_overlaps);

@@ -82,6 +82,8 @@ void run_plan(const PlanArgs& args) {
     fmt::print(stderr, "timings: read {:.3f} s, parse {:.3f} s, plan {:.3f} s, write {:.3f} s\n", read_seconds,
                parse_seconds, plan_seconds, clock.lap());
   }
+  keep_until_exit(std::move(s).value());
+  keep_until_exit(std::move(out).value());
 }
 
 }  // namespace
