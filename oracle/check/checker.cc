@@ -19,14 +19,16 @@ namespace {
 // One arena's kept blocks in the sweep below, pairwise disjoint, each with
 // the time its buffer dies (its last entry + 1), from which it is dead. A
 // dead block is not removed at that time but when an insertion meets it, as
-// no insertion may clash with it then: while the blocks are few, as an arena
-// mostly holds, every insertion meets them all. They sit in a vector in no
-// order: a scan of a few elements costs less than a search in sorted ones
-// and the moves that keep them sorted. Past kFew the arena moves them to a
-// map by address for the rest of the sweep, so that many live blocks cost
-// O(log n) each, not O(n); an insertion there meets only the blocks it
-// intersects, so the map also drops its dead blocks whenever it has doubled
-// since it last did, which costs O(1) per insertion over time.
+// no insertion may clash with it then, or when the blocks are swept.
+// While few, as an arena mostly holds, they sit in a vector by address,
+// where a search finds the few an insertion intersects, with no branch on
+// the data (the search's steps go either way at random), and an insertion
+// takes the place of the dead blocks it meets or moves the blocks above it
+// up. When the vector passes kSweep blocks its dead blocks leave; past kFew
+// live ones the arena moves them to a map by address for the rest of the
+// sweep, so that many live blocks cost O(log n) each, not O(n), and the map
+// drops its dead blocks whenever it has doubled since it last did, which
+// costs O(1) per insertion over time.
 class KeptBlocks {
  public:
   explicit KeptBlocks(std::pmr::memory_resource* nodes) : many_(nodes) {}
@@ -37,29 +39,28 @@ class KeptBlocks {
   template <class Clash>
   void insert_unless_clash(std::size_t now, const ByteRange& x, std::size_t dies, std::size_t item, Clash clash) {
     if (!in_map_) {
+      // The blocks x intersects: from the first that ends past x.begin, a
+      // run in order of address since they are disjoint.
+      const std::size_t first = first_ending_after(x.begin);
+      std::size_t last = first;
       bool clashes = false;
-      Kept* const first = few_.data();
-      Kept* last = first + few_.size();
-      for (Kept* k = first; k != last;) {
-        if (k->dies <= now) {
-          *k = *--last;  // dead: the last takes its place, to be looked at next
-          continue;
-        }
-        if (k->begin < x.end && x.begin < k->end) {
-          clash(k->item);
+      for (; last < few_.size() && few_[last].begin < x.end; ++last) {
+        if (few_[last].dies > now) {
+          clash(few_[last].item);
           clashes = true;
         }
-        ++k;
       }
-      few_.resize(last - first);
       if (clashes) return;
-      few_.push_back(Kept{x.begin, x.end, dies, item});
-      if (few_.size() > kFew) {
-        for (const Kept& k : few_) many_.emplace(k.begin, k);
-        few_ = {};
-        in_map_ = true;
-        swept_size_ = many_.size();
+      // Those it intersects are dead: it takes their place.
+      const Kept kept{x.begin, x.end, dies, item};
+      if (first == last) {
+        few_.insert(few_.begin() + static_cast<std::ptrdiff_t>(first), kept);
+      } else {
+        few_[first] = kept;
+        few_.erase(few_.begin() + static_cast<std::ptrdiff_t>(first + 1),
+                   few_.begin() + static_cast<std::ptrdiff_t>(last));
       }
+      if (few_.size() > kSweep) sweep_few(now);
       return;
     }
     // The one starting at or before x.begin, if it reaches past it, else the first starting after.
@@ -85,13 +86,39 @@ class KeptBlocks {
 
  private:
   static constexpr std::size_t kFew = 32;
+  static constexpr std::size_t kSweep = 48;
   struct Kept {
     Bytes begin;
     Bytes end;
     std::size_t dies;
     std::size_t item;
   };
-  std::vector<Kept> few_;  // in no order, while !in_map_
+  // The index of the first block in few_ that ends past `at`, or
+  // few_.size(): a binary search whose steps move the base with a
+  // conditional move, not a branch.
+  std::size_t first_ending_after(Bytes at) const {
+    const Kept* base = few_.data();
+    std::size_t n = few_.size();
+    while (n > 1) {
+      const std::size_t half = n / 2;
+      base = base[half - 1].end <= at ? base + half : base;
+      n -= half;
+    }
+    return static_cast<std::size_t>(base - few_.data()) + (n == 1 && base->end <= at ? 1 : 0);
+  }
+
+  // Drops the dead blocks of few_ at time now; past kFew live ones, moves
+  // them to the map.
+  void sweep_few(std::size_t now) {
+    std::erase_if(few_, [&](const Kept& k) { return k.dies <= now; });
+    if (few_.size() <= kFew) return;
+    for (const Kept& k : few_) many_.emplace_hint(many_.end(), k.begin, k);
+    few_ = {};
+    in_map_ = true;
+    swept_size_ = many_.size();
+  }
+
+  std::vector<Kept> few_;  // by address, while !in_map_
   std::pmr::map<Bytes, Kept> many_;  // begin -> the block, once in_map_
   std::size_t swept_size_ = 0;  // the map's size when it last dropped its dead blocks
   bool in_map_ = false;
