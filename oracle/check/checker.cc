@@ -37,7 +37,8 @@ class KeptBlocks {
   // intersects x, in no particular order, and keeps x (of `item`, dead from
   // `dies`) if none does.
   template <class Clash>
-  void insert_unless_clash(std::size_t now, const ByteRange& x, std::size_t dies, std::size_t item, Clash clash) {
+  [[gnu::always_inline]] void insert_unless_clash(std::size_t now, const ByteRange& x, std::size_t dies,
+                                                 std::size_t item, Clash clash) {
     if (!in_map_) {
       // The blocks x intersects: from the first that ends past x.begin, a
       // run in order of address since they are disjoint.
@@ -63,6 +64,14 @@ class KeptBlocks {
       if (few_.size() > kSweep) sweep_few(now);
       return;
     }
+    insert_in_map(now, x, dies, item, clash);
+  }
+
+ private:
+  // insert_unless_clash once the blocks are in the map.
+  template <class Clash>
+  [[gnu::noinline]] void insert_in_map(std::size_t now, const ByteRange& x, std::size_t dies, std::size_t item,
+                                       Clash clash) {
     // The one starting at or before x.begin, if it reaches past it, else the first starting after.
     auto it = many_.upper_bound(x.begin);
     if (it != many_.begin() && std::prev(it)->second.end > x.begin) --it;
@@ -84,7 +93,6 @@ class KeptBlocks {
     }
   }
 
- private:
   static constexpr std::size_t kFew = 32;
   static constexpr std::size_t kSweep = 48;
   struct Kept {
@@ -142,28 +150,14 @@ class KeptBlocks {
 // (a, b), a inserted before b. At b's insertion, a is still live, since
 // last(a) >= first(b). If a is kept, b's walk meets it and reports (a, b);
 // if not, a was itself reported when inserted.
-// The insertions of each time are in a list, in order of item, so that
-// ordering them costs O(n + entries); each insertion costs O(log n) plus one
-// per pair it reports (O(1) while its arena keeps few blocks), and each
-// block dies once.
+// The insertions come in order of time, and of item at one time. Plans
+// mostly place buffers in order of first use, and then the items are in
+// that order already; else the insertions of each time are in a list, in
+// order of item, so that ordering them costs O(n + entries). Each insertion
+// costs O(log n) plus one per pair it reports, and each block dies once.
 std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
     const std::vector<PlacedBuffer>& placed, std::size_t arenas) {
   auto has_bytes = [](const PlacedBuffer& b) { return b.block.begin != b.block.end; };
-  std::size_t times = 0;  // past the last insertion
-  for (const PlacedBuffer& b : placed) {
-    if (has_bytes(b)) times = std::max(times, b.life.first + 1);
-  }
-  // The lists, linked through the items: `inserted[t]` is the first item
-  // inserted at time t, `next[i]` the one after item i. Each list is built
-  // from its end, taking the items in reverse, so that it runs in order of
-  // item.
-  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-  std::vector<std::size_t> inserted = huge_vector<std::size_t>(times, kNone);
-  std::vector<std::size_t> next = huge_vector<std::size_t>(placed.size(), kNone);
-  for (std::size_t i = placed.size(); i-- > 0;) {
-    if (has_bytes(placed[i])) next[i] = std::exchange(inserted[placed[i].life.first], i);  // no bytes, no overlap
-  }
-
   // Each arena's kept buffers, the nodes of those in a map drawn from one
   // pool that reuses them, as buffers come and go all the time.
   std::pmr::unsynchronized_pool_resource nodes;
@@ -171,12 +165,37 @@ std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
   kept_in.reserve(arenas);
   for (std::size_t a = 0; a < arenas; ++a) kept_in.emplace_back(&nodes);
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
-  for (std::size_t t = 0; t < times; ++t) {
-    for (std::size_t i = inserted[t]; i != kNone; i = next[i]) {
-      const PlacedBuffer& b = placed[i];
-      kept_in[b.arena].insert_unless_clash(t, b.block, b.life.last + 1, i, [&](std::size_t other) {
-        pairs.emplace_back(std::min(i, other), std::max(i, other));
-      });
+  auto insert = [&](std::size_t i) {
+    const PlacedBuffer& b = placed[i];
+    kept_in[b.arena].insert_unless_clash(b.life.first, b.block, b.life.last + 1, i, [&](std::size_t other) {
+      pairs.emplace_back(std::min(i, other), std::max(i, other));
+    });
+  };
+
+  std::size_t times = 0;  // past the last insertion
+  bool in_order = true;   // the items with bytes in order of time
+  for (const PlacedBuffer& b : placed) {
+    if (!has_bytes(b)) continue;  // no bytes, no overlap
+    in_order = in_order && b.life.first + 1 >= times;
+    times = std::max(times, b.life.first + 1);
+  }
+  if (in_order) {
+    for (std::size_t i = 0; i < placed.size(); ++i) {
+      if (has_bytes(placed[i])) insert(i);
+    }
+  } else {
+    // The lists, linked through the items: `inserted[t]` is the first item
+    // inserted at time t, `next[i]` the one after item i. Each list is built
+    // from its end, taking the items in reverse, so that it runs in order of
+    // item.
+    constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+    std::vector<std::size_t> inserted = huge_vector<std::size_t>(times, kNone);
+    std::vector<std::size_t> next = huge_vector<std::size_t>(placed.size(), kNone);
+    for (std::size_t i = placed.size(); i-- > 0;) {
+      if (has_bytes(placed[i])) next[i] = std::exchange(inserted[placed[i].life.first], i);
+    }
+    for (std::size_t t = 0; t < times; ++t) {
+      for (std::size_t i = inserted[t]; i != kNone; i = next[i]) insert(i);
     }
   }
   std::sort(pairs.begin(), pairs.end());
