@@ -21,10 +21,10 @@ namespace {
 // dead block is not removed at that time but when an insertion meets it, as
 // no insertion may clash with it then, or when the blocks are swept.
 // While few, as an arena mostly holds, they sit in a vector by address,
-// where a search finds the few an insertion intersects, with no branch on
-// the data (the search's steps go either way at random), and an insertion
-// takes the place of the dead blocks it meets or moves the blocks above it
-// up. When the vector passes kSweep blocks its dead blocks leave; past kFew
+// where a binary search finds the few an insertion intersects: a scan of
+// all of them takes a branch on the data for each, which goes either way
+// at random. An insertion takes the place of the dead blocks it meets or
+// moves the blocks above it up. When the vector passes kSweep blocks its dead blocks leave; past kFew
 // live ones the arena moves them to a map by address for the rest of the
 // sweep, so that many live blocks cost O(log n) each, not O(n), and the map
 // drops its dead blocks whenever it has doubled since it last did, which
@@ -102,8 +102,7 @@ class KeptBlocks {
     std::size_t item;
   };
   // The index of the first block in few_ that ends past `at`, or
-  // few_.size(): a binary search whose steps move the base with a
-  // conditional move, not a branch.
+  // few_.size(): a binary search that narrows a base and a length.
   std::size_t first_ending_after(Bytes at) const {
     const Kept* base = few_.data();
     std::size_t n = few_.size();
