@@ -151,10 +151,12 @@ Resolution resolve_with(const Schedule& s, Names& names, const Plan& p) {
   // storage read in order, where a lookup in the index is a cache miss. Two
   // names held in place compare as two words each (Name's ==).
   std::size_t next = 0;
-  for (std::size_t i = 0; i < p.placements.size(); ++i) {
+  const std::size_t placements = p.placements.size();
+  const std::size_t storage = s.storage.size();
+  for (std::size_t i = 0; i < placements;) {
     const Placement& pl = p.placements[i];
     ResolvedPlacement& out = r.placements.emplace_back();
-    if (next < s.storage.size() && s.storage[next].name == pl.buffer) {
+    if (next < storage && s.storage[next].name == pl.buffer) {
       out.storage = names.first_named(static_cast<StorageId>(next));
       ++next;
     } else {
@@ -168,23 +170,41 @@ Resolution resolve_with(const Schedule& s, Names& names, const Plan& p) {
     } else {
       out.arena = arena_named.find(pl.arena);
     }
+    ++i;
     if (!out.storage) {
-      r.problems.push_back({.kind = PlanProblem::Kind::UnknownStorage, .index = i, .pos = pl.pos});
+      r.problems.push_back({.kind = PlanProblem::Kind::UnknownStorage, .index = i - 1, .pos = pl.pos});
       continue;
     }
     std::optional<std::size_t>& first = r.placement_of[*out.storage];
     out.first = !first;
     if (!out.first) {
       r.problems.push_back({.kind = PlanProblem::Kind::PlacedTwice,
-                            .index = i,
+                            .index = i - 1,
                             .earlier = *first,
                             .pos = pl.pos,
                             .earlier_pos = p.placements[*first].pos});
       continue;
     }
-    first = i;
+    first = i - 1;
     if (!out.arena) {
-      r.problems.push_back({.kind = PlanProblem::Kind::UnknownArena, .index = i, .pos = pl.pos});
+      r.problems.push_back({.kind = PlanProblem::Kind::UnknownArena, .index = i - 1, .pos = pl.pos});
+      continue;
+    }
+    // The placements that follow this one as most do: each of the storage
+    // after the last one placed, not placed before, in the same arena. They
+    // resolve without a problem, in a loop of their own, short enough to
+    // keep what it needs in registers.
+    const std::size_t arena = *out.arena;
+    const Name* arena_name = &pl.arena;
+    for (; i < placements && next < storage; ++i, ++next) {
+      const Placement& run = p.placements[i];
+      if (!(s.storage[next].name == run.buffer) || !(run.arena == *arena_name)) break;
+      const StorageId id = names.first_named(static_cast<StorageId>(next));
+      std::optional<std::size_t>& placed = r.placement_of[id];
+      if (placed) break;
+      placed = i;
+      r.placements.push_back({.storage = id, .arena = arena, .first = true});
+      arena_name = &run.arena;
     }
   }
   return r;
