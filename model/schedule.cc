@@ -109,12 +109,6 @@ std::string_view storage_kind_name(StorageKind k) {
   return "?";
 }
 
-bool is_disk(std::string_view device) {
-  // Byte by byte rather than by memcmp: this runs for each storage of each
-  // plan, and fuzzing builds intercept every memcmp call to learn from it.
-  return device.size() >= 4 && device[0] == 'D' && device[1] == 'I' && device[2] == 'S' && device[3] == 'K';
-}
-
 std::optional<StorageId> Schedule::find(std::string_view name) const {
   for (StorageId i = 0; i < storage.size(); ++i) {
     if (storage[i].name == name) return i;
