@@ -21,6 +21,11 @@
 
 namespace planck {
 
+// Shortlex order: a shorter text first, texts of one length by their bytes.
+inline bool shortlex_less(std::string_view a, std::string_view b) {
+  return a.size() != b.size() ? a.size() < b.size() : a < b;
+}
+
 class Name {
  public:
   static constexpr std::size_t kInline = 15;  // the longest text held in place
@@ -106,6 +111,21 @@ class Name {
   friend bool operator==(const Name& a, std::string_view b) { return a.view() == b; }
   friend bool operator==(const Name& a, const char* b) { return a.view() == std::string_view(b); }
   friend bool operator==(const Name& a, const std::string& b) { return a.view() == std::string_view(b); }
+  // Shortlex order, as of their texts. Two names held in place compare as
+  // their length bytes, then as two words read in the order of their bytes,
+  // with no call to memcmp.
+  friend bool shortlex_less(const Name& a, const Name& b) {
+    if (!a.on_heap() && !b.on_heap()) {
+      const std::uint64_t a_size = a.word(1) >> 56;
+      const std::uint64_t b_size = b.word(1) >> 56;
+      if (a_size != b_size) return a_size < b_size;
+      const std::uint64_t a0 = __builtin_bswap64(a.word(0));
+      const std::uint64_t b0 = __builtin_bswap64(b.word(0));
+      if (a0 != b0) return a0 < b0;
+      return __builtin_bswap64(a.word(1)) < __builtin_bswap64(b.word(1));
+    }
+    return planck::shortlex_less(a.view(), b.view());
+  }
   friend std::strong_ordering operator<=>(const Name& a, const Name& b) { return a.view() <=> b.view(); }
   friend std::strong_ordering operator<=>(const Name& a, std::string_view b) { return a.view() <=> b; }
   friend std::strong_ordering operator<=>(const Name& a, const char* b) { return a.view() <=> std::string_view(b); }

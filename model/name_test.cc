@@ -6,6 +6,7 @@
 #include <string>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 namespace planck {
 namespace {
@@ -41,6 +42,19 @@ TEST(Name, EqualityDependsOnTheTextAlone) {
   EXPECT_TRUE(std::string_view("CUDA") == Name("CUDA"));
   EXPECT_LT(Name("a"), Name("b"));
   EXPECT_LT(Name(kLong), Name("b"));
+}
+
+TEST(Name, ShortlexOrdersByLengthThenBytes) {
+  const std::vector<std::string> texts = {"", "a", "b", "\xff", "t9", "t10", "t11", "t100", kShort,
+                                          kLongest, kLongest + "x", kLong, std::string(8, 'a') + "\x80",
+                                          std::string(8, 'a') + "b", kLong + "z"};
+  for (const std::string& a : texts) {
+    for (const std::string& b : texts) {
+      const bool less = a.size() != b.size() ? a.size() < b.size() : a < b;
+      EXPECT_EQ(shortlex_less(Name(a), Name(b)), less) << a << " " << b;
+      EXPECT_EQ(shortlex_less(std::string_view(a), std::string_view(b)), less) << a << " " << b;
+    }
+  }
 }
 
 TEST(Name, CopiesAndMovesKeepTheText) {

@@ -1,7 +1,11 @@
 #include "model/resolve.h"
 
+#include <algorithm>
+#include <bit>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -25,10 +29,96 @@ std::optional<StorageId> StorageNames::find(std::string_view name) const {
   return static_cast<StorageId>(*id);
 }
 
-Resolution resolve(const Schedule& s, const Plan& p) { return resolve(StorageNames(s), p); }
+namespace {
 
-Resolution resolve(const StorageNames& names, const Plan& p) {
-  const Schedule& s = names.schedule();
+// The storage of `name` among storage first..last, a run in strictly
+// increasing shortlex order of names, if one has it.
+std::optional<StorageId> find_in_run(const Schedule& s, std::size_t first, std::size_t last, std::string_view name) {
+  while (first < last) {
+    const std::size_t middle = first + (last - first) / 2;
+    const std::string_view at = s.storage[middle].name;
+    if (at == name) return static_cast<StorageId>(middle);
+    if (shortlex_less(at, name)) {
+      first = middle + 1;
+    } else {
+      last = middle;
+    }
+  }
+  return std::nullopt;
+}
+
+// The starts of runs of storage, each in strictly increasing shortlex order
+// of names, then storage.size(), if the names are shown distinct at a cost
+// below that of hashing them: at most kMostRuns runs, and names within a run
+// differ by their order, so that only names of different runs need a
+// comparison, each name of the shorter run searched in the longer one.
+// Storage declared with numbered names (t0, t1, ..., t10, ...) is one run.
+// nullopt when the names are not shown distinct, which they may still be.
+std::optional<std::vector<std::size_t>> distinct_runs(const Schedule& s) {
+  constexpr std::size_t kMostRuns = 16;
+  const std::vector<Storage>& st = s.storage;
+  std::vector<std::size_t> starts{0};
+  for (std::size_t k = 1; k < st.size(); ++k) {
+    if (shortlex_less(st[k - 1].name, st[k].name)) continue;
+    if (starts.size() == kMostRuns) return std::nullopt;
+    starts.push_back(k);
+  }
+  starts.push_back(st.size());
+  const std::size_t runs = starts.size() - 1;
+  auto size = [&](std::size_t run) { return starts[run + 1] - starts[run]; };
+  // The comparisons the searches take, bounded by a fraction of the names.
+  std::size_t cost = 0;
+  for (std::size_t a = 0; a < runs; ++a) {
+    for (std::size_t b = a + 1; b < runs; ++b) {
+      cost += std::min(size(a), size(b)) * std::bit_width(std::max(size(a), size(b)));
+    }
+  }
+  if (cost > st.size() / 4 + 64) return std::nullopt;
+  for (std::size_t a = 0; a < runs; ++a) {
+    for (std::size_t b = a + 1; b < runs; ++b) {
+      const std::size_t shorter = size(a) <= size(b) ? a : b;
+      const std::size_t longer = shorter == a ? b : a;
+      for (std::size_t k = starts[shorter]; k < starts[shorter + 1]; ++k) {
+        if (find_in_run(s, starts[longer], starts[longer + 1], st[k].name)) return std::nullopt;
+      }
+    }
+  }
+  return starts;
+}
+
+// The storage names of a schedule for resolving one plan. While its names
+// are shown distinct by distinct_runs, which reads them in order once, each
+// storage is the first of its name and a name is searched for in each run;
+// a schedule whose names are not, or a plan that searches for more than
+// kSearches names (placed out of the schedule's order), takes StorageNames'
+// hash index, which hashes every name.
+class OneShotNames {
+ public:
+  explicit OneShotNames(const Schedule& s) : s_(s), runs_(distinct_runs(s)) {
+    if (!runs_) index_.emplace(s);
+  }
+
+  std::optional<StorageId> find(std::string_view name) {
+    if (!index_ && ++searches_ > kSearches) index_.emplace(s_);
+    if (index_) return index_->find(name);
+    for (std::size_t run = 0; run + 1 < runs_->size(); ++run) {
+      if (auto id = find_in_run(s_, (*runs_)[run], (*runs_)[run + 1], name)) return id;
+    }
+    return std::nullopt;
+  }
+  StorageId first_named(StorageId id) const { return index_ ? index_->first_named(id) : id; }
+
+ private:
+  static constexpr std::size_t kSearches = 64;
+  const Schedule& s_;
+  std::optional<std::vector<std::size_t>> runs_;  // distinct_runs(s)
+  std::optional<StorageNames> index_;
+  std::size_t searches_ = 0;
+};
+
+// resolve against names, a StorageNames or a OneShotNames.
+template <class Names>
+Resolution resolve_with(const Schedule& s, Names& names, const Plan& p) {
   Resolution r;
   NameIndex arena_named(p.arenas.size(), [&](std::size_t a) -> std::string_view { return p.arenas[a].name; });
   r.arenas.reserve(p.arenas.size());
@@ -61,10 +151,12 @@ Resolution resolve(const StorageNames& names, const Plan& p) {
   // storage read in order, where a lookup in the index is a cache miss. Two
   // names held in place compare as two words each (Name's ==).
   std::size_t next = 0;
-  for (std::size_t i = 0; i < p.placements.size(); ++i) {
+  const std::size_t placements = p.placements.size();
+  const std::size_t storage = s.storage.size();
+  for (std::size_t i = 0; i < placements;) {
     const Placement& pl = p.placements[i];
     ResolvedPlacement& out = r.placements.emplace_back();
-    if (next < s.storage.size() && s.storage[next].name == pl.buffer) {
+    if (next < storage && s.storage[next].name == pl.buffer) {
       out.storage = names.first_named(static_cast<StorageId>(next));
       ++next;
     } else {
@@ -78,27 +170,54 @@ Resolution resolve(const StorageNames& names, const Plan& p) {
     } else {
       out.arena = arena_named.find(pl.arena);
     }
+    ++i;
     if (!out.storage) {
-      r.problems.push_back({.kind = PlanProblem::Kind::UnknownStorage, .index = i, .pos = pl.pos});
+      r.problems.push_back({.kind = PlanProblem::Kind::UnknownStorage, .index = i - 1, .pos = pl.pos});
       continue;
     }
     std::optional<std::size_t>& first = r.placement_of[*out.storage];
     out.first = !first;
     if (!out.first) {
       r.problems.push_back({.kind = PlanProblem::Kind::PlacedTwice,
-                            .index = i,
+                            .index = i - 1,
                             .earlier = *first,
                             .pos = pl.pos,
                             .earlier_pos = p.placements[*first].pos});
       continue;
     }
-    first = i;
+    first = i - 1;
     if (!out.arena) {
-      r.problems.push_back({.kind = PlanProblem::Kind::UnknownArena, .index = i, .pos = pl.pos});
+      r.problems.push_back({.kind = PlanProblem::Kind::UnknownArena, .index = i - 1, .pos = pl.pos});
+      continue;
+    }
+    // The placements that follow this one as most do: each of the storage
+    // after the last one placed, not placed before, in the same arena. They
+    // resolve without a problem, in a loop of their own, short enough to
+    // keep what it needs in registers.
+    const std::size_t arena = *out.arena;
+    const Name* arena_name = &pl.arena;
+    for (; i < placements && next < storage; ++i, ++next) {
+      const Placement& run = p.placements[i];
+      if (!(s.storage[next].name == run.buffer) || !(run.arena == *arena_name)) break;
+      const StorageId id = names.first_named(static_cast<StorageId>(next));
+      std::optional<std::size_t>& placed = r.placement_of[id];
+      if (placed) break;
+      placed = i;
+      r.placements.push_back({.storage = id, .arena = arena, .first = true});
+      arena_name = &run.arena;
     }
   }
   return r;
 }
+
+}  // namespace
+
+Resolution resolve(const Schedule& s, const Plan& p) {
+  OneShotNames names(s);
+  return resolve_with(s, names, p);
+}
+
+Resolution resolve(const StorageNames& names, const Plan& p) { return resolve_with(names.schedule(), names, p); }
 
 namespace {
 

@@ -93,7 +93,9 @@ class StorageNames {
   std::vector<StorageId> first_named_;  // by StorageId
 };
 
-// O(storage + arenas + placements).
+// O(storage + arenas + placements). It hashes the schedule's names only
+// when it cannot show them distinct by their order (see resolve.cc) or the
+// plan places many out of the schedule's order.
 Resolution resolve(const Schedule& s, const Plan& p);
 // The same for a schedule whose names are known: O(arenas + placements).
 Resolution resolve(const StorageNames& names, const Plan& p);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -152,6 +153,61 @@ TEST(Resolve, TheFirstStorageOfANameIsPlacedWhenALaterOneFollowsTheStoragePlaced
   EXPECT_FALSE(r.placement_of[4].has_value());
   EXPECT_FALSE(r.placement_of[5].has_value());
   EXPECT_TRUE(r.problems.empty());
+}
+
+// Buffers b0 .. b<n - 1> after a param `a`, then `extra` again by name: the
+// numbered names are one run in shortlex order.
+Schedule numbered(std::size_t n, const std::vector<std::string>& extra) {
+  Schedule s;
+  s.storage.push_back(Storage{.kind = StorageKind::Param, .name = "a", .device = "CPU", .bytes = 256});
+  for (std::size_t i = 0; i < n; ++i) {
+    s.storage.push_back(Storage{.name = "b" + std::to_string(i), .device = "CPU", .bytes = 256});
+  }
+  for (const std::string& name : extra) s.storage.push_back(Storage{.name = name, .device = "CPU", .bytes = 256});
+  return s;
+}
+
+// A plan placing `names` in arena a0, in that order.
+Plan placing(const std::vector<std::string>& names) {
+  Plan p{.arenas = {Arena{.name = "a0", .device = "CPU", .size = 256}}};
+  for (const std::string& name : names) p.placements.push_back(Placement{.buffer = name, .arena = "a0"});
+  return p;
+}
+
+void expect_same(const Resolution& a, const Resolution& b) {
+  ASSERT_EQ(a.placements.size(), b.placements.size());
+  for (std::size_t i = 0; i < a.placements.size(); ++i) {
+    EXPECT_EQ(a.placements[i].storage, b.placements[i].storage) << i;
+    EXPECT_EQ(a.placements[i].arena, b.placements[i].arena) << i;
+    EXPECT_EQ(a.placements[i].first, b.placements[i].first) << i;
+  }
+  EXPECT_EQ(a.placement_of, b.placement_of);
+  EXPECT_EQ(kinds(a), kinds(b));
+}
+
+TEST(Resolve, NamesInOrderAndOutOfItResolveAsThroughTheIndex) {
+  // Distinct names; then a later b7 and b150, or a, whose first storage is
+  // earlier; then distinct names in more runs; then names that break the
+  // order in many places. Placed in reverse, most names are searched for.
+  std::vector<std::string> many;
+  for (std::size_t i = 0; i < 40; ++i) many.push_back("c" + std::to_string(40 - i));
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{}, std::vector<std::string>{"b7", "b150"},
+                                                  std::vector<std::string>{"a"}, std::vector<std::string>{"z", "c5", "a2"}, many}) {
+    const Schedule s = numbered(200, extra);
+    const StorageNames names(s);
+    std::vector<std::string> in_order{"a"};
+    for (std::size_t i = 0; i < 200; ++i) in_order.push_back("b" + std::to_string(i));
+    in_order.insert(in_order.end(), extra.begin(), extra.end());
+    in_order.push_back("nobody");
+    const std::vector<std::string> reversed(in_order.rbegin(), in_order.rend());
+    for (const std::vector<std::string>& order : {in_order, reversed}) {
+      const Plan p = placing(order);
+      const Resolution alone = resolve(s, p);
+      expect_same(alone, resolve(names, p));
+      // Each name resolves to its first storage.
+      for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(alone.placements[i].storage, s.find(order[i])) << order[i];
+    }
+  }
 }
 
 TEST(StorageNames, ServeEveryPlanOfTheScheduleAsResolveWould) {

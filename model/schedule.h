@@ -48,7 +48,8 @@ std::string_view storage_kind_name(StorageKind k);
 
 // A device whose name starts with "DISK" is a disk; its storage is never
 // planned. Byte by byte rather than by memcmp: this runs for each storage of
-// each plan, and fuzzing builds intercept every memcmp call to learn from it.
+// each plan, and fuzzing builds intercept every memcmp call to learn from
+// it. Inline, as the planners and the checker ask it of every buffer.
 inline bool is_disk(std::string_view device) {
   return device.size() >= 4 && device[0] == 'D' && device[1] == 'I' && device[2] == 'S' && device[3] == 'K';
 }

@@ -19,14 +19,16 @@ namespace {
 // One arena's kept blocks in the sweep below, pairwise disjoint, each with
 // the time its buffer dies (its last entry + 1), from which it is dead. A
 // dead block is not removed at that time but when an insertion meets it, as
-// no insertion may clash with it then: while the blocks are few, as an arena
-// mostly holds, every insertion meets them all. They sit in a vector in no
-// order: a scan of a few elements costs less than a search in sorted ones
-// and the moves that keep them sorted. Past kFew the arena moves them to a
-// map by address for the rest of the sweep, so that many live blocks cost
-// O(log n) each, not O(n); an insertion there meets only the blocks it
-// intersects, so the map also drops its dead blocks whenever it has doubled
-// since it last did, which costs O(1) per insertion over time.
+// no insertion may clash with it then, or when the blocks are swept.
+// While few, as an arena mostly holds, they sit in a vector by address,
+// where a binary search finds the few an insertion intersects: a scan of
+// all of them takes a branch on the data for each, which goes either way
+// at random. An insertion takes the place of the dead blocks it meets or
+// moves the blocks above it up. When the vector passes kSweep blocks its dead blocks leave; past kFew
+// live ones the arena moves them to a map by address for the rest of the
+// sweep, so that many live blocks cost O(log n) each, not O(n), and the map
+// drops its dead blocks whenever it has doubled since it last did, which
+// costs O(1) per insertion over time.
 class KeptBlocks {
  public:
   explicit KeptBlocks(std::pmr::memory_resource* nodes) : many_(nodes) {}
@@ -35,33 +37,41 @@ class KeptBlocks {
   // intersects x, in no particular order, and keeps x (of `item`, dead from
   // `dies`) if none does.
   template <class Clash>
-  void insert_unless_clash(std::size_t now, const ByteRange& x, std::size_t dies, std::size_t item, Clash clash) {
+  [[gnu::always_inline]] void insert_unless_clash(std::size_t now, const ByteRange& x, std::size_t dies,
+                                                 std::size_t item, Clash clash) {
     if (!in_map_) {
+      // The blocks x intersects: from the first that ends past x.begin, a
+      // run in order of address since they are disjoint.
+      const std::size_t first = first_ending_after(x.begin);
+      std::size_t last = first;
       bool clashes = false;
-      Kept* const first = few_.data();
-      Kept* last = first + few_.size();
-      for (Kept* k = first; k != last;) {
-        if (k->dies <= now) {
-          *k = *--last;  // dead: the last takes its place, to be looked at next
-          continue;
-        }
-        if (k->begin < x.end && x.begin < k->end) {
-          clash(k->item);
+      for (; last < few_.size() && few_[last].begin < x.end; ++last) {
+        if (few_[last].dies > now) {
+          clash(few_[last].item);
           clashes = true;
         }
-        ++k;
       }
-      few_.resize(last - first);
       if (clashes) return;
-      few_.push_back(Kept{x.begin, x.end, dies, item});
-      if (few_.size() > kFew) {
-        for (const Kept& k : few_) many_.emplace(k.begin, k);
-        few_ = {};
-        in_map_ = true;
-        swept_size_ = many_.size();
+      // Those it intersects are dead: it takes their place.
+      const Kept kept{x.begin, x.end, dies, item};
+      if (first == last) {
+        few_.insert(few_.begin() + static_cast<std::ptrdiff_t>(first), kept);
+      } else {
+        few_[first] = kept;
+        few_.erase(few_.begin() + static_cast<std::ptrdiff_t>(first + 1),
+                   few_.begin() + static_cast<std::ptrdiff_t>(last));
       }
+      if (few_.size() > kSweep) sweep_few(now);
       return;
     }
+    insert_in_map(now, x, dies, item, clash);
+  }
+
+ private:
+  // insert_unless_clash once the blocks are in the map.
+  template <class Clash>
+  [[gnu::noinline]] void insert_in_map(std::size_t now, const ByteRange& x, std::size_t dies, std::size_t item,
+                                       Clash clash) {
     // The one starting at or before x.begin, if it reaches past it, else the first starting after.
     auto it = many_.upper_bound(x.begin);
     if (it != many_.begin() && std::prev(it)->second.end > x.begin) --it;
@@ -83,15 +93,39 @@ class KeptBlocks {
     }
   }
 
- private:
   static constexpr std::size_t kFew = 32;
+  static constexpr std::size_t kSweep = 48;
   struct Kept {
     Bytes begin;
     Bytes end;
     std::size_t dies;
     std::size_t item;
   };
-  std::vector<Kept> few_;  // in no order, while !in_map_
+  // The index of the first block in few_ that ends past `at`, or
+  // few_.size(): a binary search that narrows a base and a length.
+  std::size_t first_ending_after(Bytes at) const {
+    const Kept* base = few_.data();
+    std::size_t n = few_.size();
+    while (n > 1) {
+      const std::size_t half = n / 2;
+      base = base[half - 1].end <= at ? base + half : base;
+      n -= half;
+    }
+    return static_cast<std::size_t>(base - few_.data()) + (n == 1 && base->end <= at ? 1 : 0);
+  }
+
+  // Drops the dead blocks of few_ at time now; past kFew live ones, moves
+  // them to the map.
+  void sweep_few(std::size_t now) {
+    std::erase_if(few_, [&](const Kept& k) { return k.dies <= now; });
+    if (few_.size() <= kFew) return;
+    for (const Kept& k : few_) many_.emplace_hint(many_.end(), k.begin, k);
+    few_ = {};
+    in_map_ = true;
+    swept_size_ = many_.size();
+  }
+
+  std::vector<Kept> few_;  // by address, while !in_map_
   std::pmr::map<Bytes, Kept> many_;  // begin -> the block, once in_map_
   std::size_t swept_size_ = 0;  // the map's size when it last dropped its dead blocks
   bool in_map_ = false;
@@ -115,28 +149,14 @@ class KeptBlocks {
 // (a, b), a inserted before b. At b's insertion, a is still live, since
 // last(a) >= first(b). If a is kept, b's walk meets it and reports (a, b);
 // if not, a was itself reported when inserted.
-// The insertions of each time are in a list, in order of item, so that
-// ordering them costs O(n + entries); each insertion costs O(log n) plus one
-// per pair it reports (O(1) while its arena keeps few blocks), and each
-// block dies once.
+// The insertions come in order of time, and of item at one time. Plans
+// mostly place buffers in order of first use, and then the items are in
+// that order already; else the insertions of each time are in a list, in
+// order of item, so that ordering them costs O(n + entries). Each insertion
+// costs O(log n) plus one per pair it reports, and each block dies once.
 std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
     const std::vector<PlacedBuffer>& placed, std::size_t arenas) {
   auto has_bytes = [](const PlacedBuffer& b) { return b.block.begin != b.block.end; };
-  std::size_t times = 0;  // past the last insertion
-  for (const PlacedBuffer& b : placed) {
-    if (has_bytes(b)) times = std::max(times, b.life.first + 1);
-  }
-  // The lists, linked through the items: `inserted[t]` is the first item
-  // inserted at time t, `next[i]` the one after item i. Each list is built
-  // from its end, taking the items in reverse, so that it runs in order of
-  // item.
-  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-  std::vector<std::size_t> inserted = huge_vector<std::size_t>(times, kNone);
-  std::vector<std::size_t> next = huge_vector<std::size_t>(placed.size(), kNone);
-  for (std::size_t i = placed.size(); i-- > 0;) {
-    if (has_bytes(placed[i])) next[i] = std::exchange(inserted[placed[i].life.first], i);  // no bytes, no overlap
-  }
-
   // Each arena's kept buffers, the nodes of those in a map drawn from one
   // pool that reuses them, as buffers come and go all the time.
   std::pmr::unsynchronized_pool_resource nodes;
@@ -144,12 +164,37 @@ std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
   kept_in.reserve(arenas);
   for (std::size_t a = 0; a < arenas; ++a) kept_in.emplace_back(&nodes);
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
-  for (std::size_t t = 0; t < times; ++t) {
-    for (std::size_t i = inserted[t]; i != kNone; i = next[i]) {
-      const PlacedBuffer& b = placed[i];
-      kept_in[b.arena].insert_unless_clash(t, b.block, b.life.last + 1, i, [&](std::size_t other) {
-        pairs.emplace_back(std::min(i, other), std::max(i, other));
-      });
+  auto insert = [&](std::size_t i) {
+    const PlacedBuffer& b = placed[i];
+    kept_in[b.arena].insert_unless_clash(b.life.first, b.block, b.life.last + 1, i, [&](std::size_t other) {
+      pairs.emplace_back(std::min(i, other), std::max(i, other));
+    });
+  };
+
+  std::size_t times = 0;  // past the last insertion
+  bool in_order = true;   // the items with bytes in order of time
+  for (const PlacedBuffer& b : placed) {
+    if (!has_bytes(b)) continue;  // no bytes, no overlap
+    in_order = in_order && b.life.first + 1 >= times;
+    times = std::max(times, b.life.first + 1);
+  }
+  if (in_order) {
+    for (std::size_t i = 0; i < placed.size(); ++i) {
+      if (has_bytes(placed[i])) insert(i);
+    }
+  } else {
+    // The lists, linked through the items: `inserted[t]` is the first item
+    // inserted at time t, `next[i]` the one after item i. Each list is built
+    // from its end, taking the items in reverse, so that it runs in order of
+    // item.
+    constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+    std::vector<std::size_t> inserted = huge_vector<std::size_t>(times, kNone);
+    std::vector<std::size_t> next = huge_vector<std::size_t>(placed.size(), kNone);
+    for (std::size_t i = placed.size(); i-- > 0;) {
+      if (has_bytes(placed[i])) next[i] = std::exchange(inserted[placed[i].life.first], i);
+    }
+    for (std::size_t t = 0; t < times; ++t) {
+      for (std::size_t i = inserted[t]; i != kNone; i = next[i]) insert(i);
     }
   }
   std::sort(pairs.begin(), pairs.end());

@@ -87,10 +87,6 @@ std::vector<Lifetime> taken_storage(const Schedule& s) {
   return kept_lifetimes(s, [](StorageId) { return true; });
 }
 
-bool plannable(const Storage& s) {
-  return s.kind == StorageKind::Buffer && !s.held && !is_disk(s.device);
-}
-
 std::vector<Lifetime> planned_buffers(const Schedule& s) {
   return kept_lifetimes(s, [&](StorageId id) { return plannable(s.storage[id]); });
 }

@@ -27,7 +27,10 @@ struct Lifetime {
 std::vector<Lifetime> taken_storage(const Schedule& s);
 
 // Rule 2 without "taken": a buffer that is not held and not on a disk.
-bool plannable(const Storage& s);
+// Inline, as it is asked of every storage taken.
+inline bool plannable(const Storage& s) {
+  return s.kind == StorageKind::Buffer && !s.held && !is_disk(s.device);
+}
 
 // Rule 2: the taken storage that is plannable, in order of first appearance.
 std::vector<Lifetime> planned_buffers(const Schedule& s);

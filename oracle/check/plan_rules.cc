@@ -33,14 +33,21 @@ class PlanRules {
     advise_huge_pages(out_.placed);
     for (std::size_t a = 0; a < p_.arenas.size(); ++a) judge_arena(a);
     for (std::size_t i = 0; i < p_.placements.size(); ++i) judge_placement(i);
+    // One pass over the planned buffers reports those left unplaced and
+    // finds the devices that have any.
+    std::vector<std::string_view> devices;  // with planned buffers, in order of first use
+    std::unordered_set<std::string_view> with_buffers;
+    const Name* previous = nullptr;  // most buffers share the device of the one before
     for (const Lifetime& life : planned_) {
+      const Storage& st = s_.storage[life.storage];
       if (!r_.placement_of[life.storage]) {
-        report({.rule = Rule::NotPlaced,
-                .buffers = {s_.storage[life.storage].name},
-                .lives = {entry_span(s_, life.first, life.last)}});
+        report({.rule = Rule::NotPlaced, .buffers = {st.name}, .lives = {entry_span(s_, life.first, life.last)}});
       }
+      if (previous && st.device == *previous) continue;
+      previous = &st.device;
+      if (with_buffers.insert(st.device).second) devices.push_back(st.device);
     }
-    judge_devices();
+    judge_devices(devices, with_buffers);
     return std::move(out_);
   }
 
@@ -179,17 +186,9 @@ class PlanRules {
   }
 
   // Exactly one arena (the first of each name) per device with planned
-  // buffers, and none on other devices.
-  void judge_devices() {
-    std::vector<std::string_view> devices;  // with planned buffers, in order of first use
-    std::unordered_set<std::string_view> with_buffers;
-    const Name* previous = nullptr;  // most buffers share the device of the one before
-    for (const Lifetime& life : planned_) {
-      const Name& device = s_.storage[life.storage].device;
-      if (previous && device == *previous) continue;
-      previous = &device;
-      if (with_buffers.insert(device).second) devices.push_back(device);
-    }
+  // buffers, `devices` in order of first use, and none on other devices.
+  void judge_devices(const std::vector<std::string_view>& devices,
+                     const std::unordered_set<std::string_view>& with_buffers) {
     std::unordered_map<std::string_view, std::vector<std::size_t>> arenas_on;
     for (std::size_t a = 0; a < p_.arenas.size(); ++a) {
       if (r_.arenas[a].first == a) arenas_on[p_.arenas[a].device].push_back(a);
