@@ -331,7 +331,7 @@ Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
     }
     const std::uint32_t arena = one_device ? 0 : arena_of[i];
     size[arena] = std::max(size[arena], *end);
-    plan.placements.emplace_back(s.storage[lives[i].buffer].name, names[arena], place[i], SourcePos{});
+    plan.placements.push_back(Placement{s.storage[lives[i].buffer].name, names[arena], place[i], SourcePos{}});
   }
   for (std::size_t d = 0; d < devices.size(); ++d) {
     plan.arenas.push_back({names[d], devices[d].device, size[d], {}});
