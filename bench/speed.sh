@@ -4,21 +4,22 @@
 # benchmark of parse_bench, plan_bench and oracle_bench, and one markdown
 # table of medians on standard output.
 #   bench/speed.sh [BUILD_DIR] [REPETITIONS]
-# BUILD_DIR defaults to build/dev (configured and built with the dev preset,
-# RelWithDebInfo, when it is the default), REPETITIONS to 5. SPEED_FILTER
+# BUILD_DIR defaults to build/bench (configured and built with the bench
+# preset, Release with link-time optimization, when it is the default),
+# REPETITIONS to 5. SPEED_FILTER
 # picks the benchmarks (a Google Benchmark regex; by default every size of
 # the flat chain and the largest sizes of the others). Progress goes to
 # standard error.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${1:-$root/build/dev}"
+build="${1:-$root/build/bench}"
 reps="${2:-5}"
 filter="${SPEED_FILTER:-/flat/|/(loops|devices)/(100000|1000000)\$}"
 programs=(parse_bench plan_bench oracle_bench)
 
-if [ "$build" = "$root/build/dev" ]; then
-  (cd "$root" && { [ -f build/dev/build.ninja ] || cmake --preset dev >/dev/null; } &&
-   cmake --build build/dev --target planck write_chain "${programs[@]}" -j "$(nproc)" >/dev/null) >&2
+if [ "$build" = "$root/build/bench" ]; then
+  (cd "$root" && { [ -f build/bench/build.ninja ] || cmake --preset bench >/dev/null; } &&
+   cmake --build build/bench --target planck write_chain "${programs[@]}" -j "$(nproc)" >/dev/null) >&2
 fi
 for bin in tools/planck bench/write_chain "${programs[@]/#/bench/}"; do
   [ -x "$build/$bin" ] || { echo "speed.sh: no $build/$bin: build it first" >&2; exit 1; }
