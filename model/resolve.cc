@@ -154,7 +154,8 @@ Resolution resolve_with(const Schedule& s, Names& names, const Plan& p) {
   const std::size_t placements = p.placements.size();
   const std::size_t storage = s.storage.size();
   for (std::size_t i = 0; i < placements;) {
-    const Placement& pl = p.placements[i];
+    const std::size_t index = i++;  // i moves on to the placements after this one
+    const Placement& pl = p.placements[index];
     ResolvedPlacement& out = r.placements.emplace_back();
     if (next < storage && s.storage[next].name == pl.buffer) {
       out.storage = names.first_named(static_cast<StorageId>(next));
@@ -165,29 +166,28 @@ Resolution resolve_with(const Schedule& s, Names& names, const Plan& p) {
     }
     // Neighbouring placements mostly share an arena, whose name is then
     // compared instead of looked up.
-    if (i > 0 && pl.arena == p.placements[i - 1].arena) {
-      out.arena = r.placements[i - 1].arena;
+    if (index > 0 && pl.arena == p.placements[index - 1].arena) {
+      out.arena = r.placements[index - 1].arena;
     } else {
       out.arena = arena_named.find(pl.arena);
     }
-    ++i;
     if (!out.storage) {
-      r.problems.push_back({.kind = PlanProblem::Kind::UnknownStorage, .index = i - 1, .pos = pl.pos});
+      r.problems.push_back({.kind = PlanProblem::Kind::UnknownStorage, .index = index, .pos = pl.pos});
       continue;
     }
     std::optional<std::size_t>& first = r.placement_of[*out.storage];
     out.first = !first;
     if (!out.first) {
       r.problems.push_back({.kind = PlanProblem::Kind::PlacedTwice,
-                            .index = i - 1,
+                            .index = index,
                             .earlier = *first,
                             .pos = pl.pos,
                             .earlier_pos = p.placements[*first].pos});
       continue;
     }
-    first = i - 1;
+    first = index;
     if (!out.arena) {
-      r.problems.push_back({.kind = PlanProblem::Kind::UnknownArena, .index = i - 1, .pos = pl.pos});
+      r.problems.push_back({.kind = PlanProblem::Kind::UnknownArena, .index = index, .pos = pl.pos});
       continue;
     }
     // The placements that follow this one as most do: each of the storage

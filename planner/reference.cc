@@ -65,6 +65,18 @@ void for_each_taken(const Entry& e, Take& take) {
   }
 }
 
+// Each lifetime's device, as its position in `devices`; empty for one
+// device, whose lifetimes need no list.
+std::vector<std::uint32_t> device_of_each(const std::vector<DeviceGroup>& devices, std::size_t lives) {
+  std::vector<std::uint32_t> out;
+  if (devices.size() <= 1) return out;
+  out.resize(lives);
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    for (std::size_t i : devices[d].buffers) out[i] = static_cast<std::uint32_t>(d);
+  }
+  return out;
+}
+
 }  // namespace
 
 // Rule 1: what an entry takes.
@@ -227,13 +239,11 @@ Result<Allocators> make_allocators(const Schedule& s, const std::vector<Lifetime
                                    const std::vector<DeviceGroup>& devices) {
   PLANCK_ASSIGN(const Bytes capacity, tlsf_capacity(s, lives, sizes));
   Allocators out;
-  if (devices.size() > 1) out.device_of.resize(lives.size());
   for (std::size_t d = 0; d < devices.size(); ++d) {
     PLANCK_ASSIGN(Tlsf tlsf, Tlsf::create(capacity, kTlsfBlockSize, kTlsfSecondLevel));
     out.per_device.push_back(std::move(tlsf));
-    if (devices.size() == 1) break;
-    for (std::size_t i : devices[d].buffers) out.device_of[i] = static_cast<std::uint32_t>(d);
   }
+  out.device_of = device_of_each(devices, lives.size());
   return out;
 }
 
@@ -307,12 +317,9 @@ Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
   };
   const std::vector<std::string> arena_texts = arena_names(s, devices.size());
   const std::vector<Name> names(arena_texts.begin(), arena_texts.end());
-  // Each lifetime's arena; none kept for one device.
-  const bool one_device = devices.size() == 1;
-  std::vector<std::uint32_t> arena_of(one_device ? 0 : lives.size());
-  for (std::size_t d = 0; d < devices.size() && !one_device; ++d) {
-    for (std::size_t i : devices[d].buffers) arena_of[i] = static_cast<std::uint32_t>(d);
-  }
+  // Each lifetime's arena, which is its device's.
+  const std::vector<std::uint32_t> arena_of = device_of_each(devices, lives.size());
+  const bool one_device = arena_of.empty();
   // One pass in order of first appearance reads each buffer once, for its
   // placement and for its arena's size.
   Plan plan;
@@ -414,7 +421,7 @@ class TlsfPlanner final : public Planner {
     PLANCK_ASSIGN(const std::vector<Bytes> sizes, rounded_sizes(s, lives));
     PLANCK_ASSIGN(Allocators allocators, make_allocators(s, lives, sizes, devices));
     const std::vector<std::uint32_t> closes = close_order(lives);
-    if (devices.size() == 1) return run_tlsf<true>(s, lives, sizes, closes, allocators);
+    if (allocators.device_of.empty()) return run_tlsf<true>(s, lives, sizes, closes, allocators);
     return run_tlsf<false>(s, lives, sizes, closes, allocators);
   }
 };
