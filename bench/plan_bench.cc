@@ -51,20 +51,16 @@ struct TlsfRun {
 TlsfRun tlsf_run(const Schedule& s) {
   const std::vector<Lifetime> lives = planned_lifetimes(s);
   const std::vector<Bytes> sizes = *rounded_sizes(s, lives);
-  std::vector<std::size_t> device_of(lives.size());
-  const std::vector<DeviceGroup> groups = group_by_device(s, lives);
-  for (std::size_t d = 0; d < groups.size(); ++d) {
-    for (std::size_t i : groups[d].buffers) device_of[i] = d;
-  }
-  TlsfRun run{.devices = groups.size()};
+  const Devices devices = planned_devices(s, lives);
+  TlsfRun run{.devices = devices.names.size()};
   for (Bytes size : sizes) run.capacity += 2 * std::max(kPlaceAlign, size);
   struct Timed {
     std::size_t time;
     Call call;
   };
   std::vector<Timed> timed;
-  for (std::size_t i = 0; i < lives.size(); ++i) timed.push_back({lives[i].first, {device_of[i], i, sizes[i]}});
-  for (std::size_t i = 0; i < lives.size(); ++i) timed.push_back({lives[i].last + 1, {device_of[i], i, {}}});
+  for (std::size_t i = 0; i < lives.size(); ++i) timed.push_back({lives[i].first, {devices.of_lifetime(i), i, sizes[i]}});
+  for (std::size_t i = 0; i < lives.size(); ++i) timed.push_back({lives[i].last + 1, {devices.of_lifetime(i), i, {}}});
   std::stable_sort(timed.begin(), timed.end(), [](const Timed& a, const Timed& b) {
     if (a.time != b.time) return a.time < b.time;
     return !a.call.alloc && b.call.alloc;

@@ -28,17 +28,17 @@ Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place, const Deadli
   const std::vector<Lifetime> lives = planned_lifetimes(s);
   if (lives.empty()) return Plan{};
   PLANCK_ASSIGN(const std::vector<Bytes> sizes, rounded_sizes(s, lives));
-  const std::vector<DeviceGroup> devices = group_by_device(s, lives);
+  const Devices devices = planned_devices(s, lives);
 
   std::vector<Bytes> places(lives.size());
-  for (const DeviceGroup& group : devices) {
+  for (const std::vector<std::size_t>& group : lifetimes_by_device(devices, lives.size())) {
     std::vector<PlannedBuffer> buffers;
-    buffers.reserve(group.buffers.size());
-    for (std::size_t i : group.buffers) {
+    buffers.reserve(group.size());
+    for (std::size_t i : group) {
       buffers.push_back({&s.storage[lives[i].buffer], sizes[i], lives[i].first, lives[i].last});
     }
     PLANCK_ASSIGN(const std::vector<Bytes> at, place(buffers, deadline));
-    for (std::size_t k = 0; k < group.buffers.size(); ++k) places[group.buffers[k]] = at[k];
+    for (std::size_t k = 0; k < group.size(); ++k) places[group[k]] = at[k];
   }
   return plan_result(s, lives, devices, places);
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <string_view>
@@ -63,18 +64,6 @@ void for_each_taken(const Entry& e, Take& take) {
       for (const Arg& a : e.flag()) take(storage_of(a));
       return;
   }
-}
-
-// Each lifetime's device, as its position in `devices`; empty for one
-// device, whose lifetimes need no list.
-std::vector<std::uint32_t> device_of_each(const std::vector<DeviceGroup>& devices, std::size_t lives) {
-  std::vector<std::uint32_t> out;
-  if (devices.size() <= 1) return out;
-  out.resize(lives);
-  for (std::size_t d = 0; d < devices.size(); ++d) {
-    for (std::size_t i : devices[d].buffers) out[i] = static_cast<std::uint32_t>(d);
-  }
-  return out;
 }
 
 }  // namespace
@@ -153,54 +142,66 @@ std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
   return out;
 }
 
-// Rule 4: sizes.
+// Rule 4: sizes. The sums are checked for overflow all together, and the
+// first buffer whose size overflows is named only when one does.
 Result<std::vector<Bytes>> rounded_sizes(const Schedule& s, const std::vector<Lifetime>& lives) {
-  std::vector<Bytes> out;
-  out.reserve(lives.size());
-  for (const Lifetime& l : lives) {
-    PLANCK_ASSIGN(const Bytes r, rounded_size(s.storage[l.buffer]));
-    out.push_back(r);
+  std::vector<Bytes> out(lives.size());
+  bool overflow = false;
+  for (std::size_t i = 0; i < lives.size(); ++i) {
+    const Storage& b = s.storage[lives[i].buffer];
+    // round_up(x, 256) overflows exactly when x + 255 does.
+    Bytes sum = 0;
+    Bytes padded = 0;
+    overflow |= __builtin_add_overflow(b.phase, b.bytes, &sum);
+    overflow |= __builtin_add_overflow(sum, kPlaceAlign - 1, &padded);
+    out[i] = padded & ~(kPlaceAlign - 1);
+  }
+  if (overflow) {
+    for (const Lifetime& l : lives) PLANCK_TRY(rounded_size(s.storage[l.buffer]));
   }
   return out;
 }
 
 // Rule 5: arenas, one per device.
-std::vector<DeviceGroup> group_by_device(const Schedule& s, const std::vector<Lifetime>& lives) {
-  std::vector<DeviceGroup> out;
+Devices planned_devices(const Schedule& s, const std::vector<Lifetime>& lives) {
+  Devices out;
   if (lives.empty()) return out;
   // Most schedules plan for one device: the first pass only compares
-  // devices, and the one group is every lifetime in order.
+  // devices, and stops at the first buffer on another.
   const Name& first = s.storage[lives.front().buffer].device;
   std::size_t same = 1;
   while (same < lives.size() && s.storage[lives[same].buffer].device == first) ++same;
-  if (same == lives.size()) {
-    out.push_back({first, std::vector<std::size_t>(lives.size())});
-    std::iota(out.front().buffers.begin(), out.front().buffers.end(), std::size_t{0});
-    return out;
-  }
-  std::unordered_map<std::string_view, std::size_t> index;  // device -> position in out
-  // Each lifetime's group is found first and the groups filled after, so
-  // that each group's list is made at its size.
-  std::vector<std::uint32_t> group_of(lives.size());
-  std::vector<std::size_t> count;
-  std::size_t last = 0;  // the previous buffer's device: neighbours mostly share one
-  for (std::size_t i = 0; i < lives.size(); ++i) {
+  out.names.push_back(first);
+  if (same == lives.size()) return out;
+  std::unordered_map<std::string_view, std::uint32_t> index{{first, 0}};  // device -> position in names
+  out.of.assign(lives.size(), 0);
+  std::uint32_t last = 0;  // the previous buffer's device: neighbours mostly share one
+  for (std::size_t i = same; i < lives.size(); ++i) {
     const Name& device = s.storage[lives[i].buffer].device;
-    if (out.empty() || out[last].device != device) {
-      auto [it, fresh] = index.try_emplace(device, out.size());
-      if (fresh) {
-        out.push_back({device, {}});
-        count.push_back(0);
-      }
+    if (out.names[last] != device) {
+      auto [it, fresh] = index.try_emplace(device, static_cast<std::uint32_t>(out.names.size()));
+      if (fresh) out.names.push_back(device);
       last = it->second;
     }
-    group_of[i] = static_cast<std::uint32_t>(last);
-    ++count[last];
+    out.of[i] = last;
   }
-  for (std::size_t d = 0; d < out.size(); ++d) {
-    out[d].buffers.reserve(count[d]);
+  return out;
+}
+
+std::vector<std::vector<std::size_t>> lifetimes_by_device(const Devices& devices, std::size_t lives) {
+  std::vector<std::vector<std::size_t>> out(devices.names.size());
+  if (devices.of.empty()) {
+    if (!out.empty()) {
+      out.front().resize(lives);
+      std::iota(out.front().begin(), out.front().end(), std::size_t{0});
+    }
+    return out;
   }
-  for (std::size_t i = 0; i < lives.size(); ++i) out[group_of[i]].buffers.push_back(i);
+  // Counted first, so that each list is made at its size.
+  std::vector<std::size_t> count(out.size(), 0);
+  for (std::uint32_t d : devices.of) ++count[d];
+  for (std::size_t d = 0; d < out.size(); ++d) out[d].reserve(count[d]);
+  for (std::size_t i = 0; i < lives; ++i) out[devices.of[i]].push_back(i);
   return out;
 }
 
@@ -224,88 +225,95 @@ Result<Bytes> tlsf_capacity(const Schedule& s, const std::vector<Lifetime>& live
   return *doubled;
 }
 
-// Rule 5: one TLSF allocator per device, and which one each planned buffer
-// uses. Most schedules plan for one device, and then no list of which is kept.
-struct Allocators {
-  std::vector<Tlsf> per_device;          // in the order of `devices`
-  std::vector<std::uint32_t> device_of;  // per lifetime: its device's allocator; empty for one device
-};
-
-// The allocators are made in the order in which devices first appear among
-// the events, which is the order of `devices`: a device's first event opens
-// its first buffer, and opens keep the order of first appearance (rule 6).
-Result<Allocators> make_allocators(const Schedule& s, const std::vector<Lifetime>& lives,
-                                   const std::vector<Bytes>& sizes,
-                                   const std::vector<DeviceGroup>& devices) {
+// Rule 5: one TLSF allocator per device, in the order of `devices`, which is
+// the order in which devices first appear among the events: a device's
+// first event opens its first buffer, and opens keep the order of first
+// appearance (rule 6).
+Result<std::vector<Tlsf>> make_allocators(const Schedule& s, const std::vector<Lifetime>& lives,
+                                          const std::vector<Bytes>& sizes, const Devices& devices) {
   PLANCK_ASSIGN(const Bytes capacity, tlsf_capacity(s, lives, sizes));
-  Allocators out;
-  for (std::size_t d = 0; d < devices.size(); ++d) {
+  std::vector<Tlsf> out;
+  for (std::size_t d = 0; d < devices.names.size(); ++d) {
     PLANCK_ASSIGN(Tlsf tlsf, Tlsf::create(capacity, kTlsfBlockSize, kTlsfSecondLevel));
-    out.per_device.push_back(std::move(tlsf));
+    out.push_back(std::move(tlsf));
   }
-  out.device_of = device_of_each(devices, lives.size());
   return out;
 }
 
 // Rule 6: order of events. Opens in order of first appearance, then closes
 // in the same order, stably sorted by time, closes first at equal times.
 // The opens are in order of time already (first appearance is by entry), so
-// only the closes are sorted, by counting them per time; the run takes, before
-// each open, the closes due by its time. The closes, as lifetimes in the order
-// they run.
-std::vector<std::uint32_t> close_order(const std::vector<Lifetime>& lives) {
-  std::size_t end = 0;  // one past the latest close
-  for (const Lifetime& l : lives) end = std::max(end, l.last + 2);
-  // The closes at time t go to [at[t], at[t + 1]) of the list, in order of first appearance.
-  std::vector<std::uint32_t> at(end + 1);
-  for (const Lifetime& l : lives) ++at[l.last + 2];
-  for (std::size_t t = 1; t <= end; ++t) at[t] += at[t - 1];
-  std::vector<std::uint32_t> closes(lives.size());
-  for (std::uint32_t i = 0; i < lives.size(); ++i) closes[at[lives[i].last + 1]++] = i;
-  return closes;
+// only the closes are ordered: a list per time of the lifetimes that close
+// then, in order of first appearance, threaded through one array. The run
+// takes, before each open, the lists of every time up to the open's.
+struct CloseLists {
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  // Per time t, 0 to the entry count: the first lifetime to close at t
+  // (last + 1 = t), or kNone.
+  std::vector<std::uint32_t> first;
+  // Per lifetime: the next to close at its time, or kNone. Each is written
+  // once before it is read.
+  std::unique_ptr<std::uint32_t[]> next;
+};
+
+// `entries`: the schedule's top-level entry count, past every lifetime's last.
+CloseLists close_lists(const std::vector<Lifetime>& lives, std::size_t entries) {
+  CloseLists out{std::vector<std::uint32_t>(entries + 1, CloseLists::kNone),
+                 std::make_unique_for_overwrite<std::uint32_t[]>(lives.size())};
+  // Each list is built from its back, so that it comes out in order of first appearance.
+  for (std::size_t i = lives.size(); i-- > 0;) {
+    std::uint32_t& head = out.first[lives[i].last + 1];
+    out.next[i] = head;
+    head = static_cast<std::uint32_t>(i);
+  }
+  return out;
 }
 
 // Rule 6: the TLSF run. An open allocates the buffer's rounded size and
-// records its place; a close frees it. The places, parallel to the lifetimes.
+// records its place; a close frees it. Each size, read once by its open,
+// gives way to the buffer's place, so the sizes come back as the places.
 // kOneDevice: every buffer uses the first allocator.
 template <bool kOneDevice>
 Result<std::vector<Bytes>> run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives,
-                                    const std::vector<Bytes>& sizes,
-                                    const std::vector<std::uint32_t>& closes, Allocators& allocators) {
-  std::vector<Bytes> place(lives.size());
-  // What each open's alloc returned, for its close.
-  std::vector<Tlsf::BlockId> block(lives.size());
-  auto tlsf_of = [&](std::uint32_t i) -> Tlsf& {
-    return allocators.per_device[kOneDevice ? 0 : allocators.device_of[i]];
-  };
-  // Before each open, and after the last, the closes due by then: a
-  // lifetime closes at time last + 1, before an open at that time or later.
-  std::size_t next_close = 0;
+                                    std::vector<Bytes> sizes, const CloseLists& closes,
+                                    const Devices& devices, std::vector<Tlsf>& allocators) {
+  std::vector<Bytes>& place = sizes;
+  // What each open's alloc returned, for its close; each is written by the
+  // open before its close reads it.
+  const auto block = std::make_unique_for_overwrite<Tlsf::BlockId[]>(lives.size());
+  auto tlsf_of = [&](std::uint32_t i) -> Tlsf& { return allocators[kOneDevice ? 0 : devices.of[i]]; };
+  // Before each open, and after the last, the closes of every time up to
+  // the open's: a lifetime closes at time last + 1, before an open at that
+  // time or later.
+  const std::size_t end = closes.first.size();
+  std::size_t time = 0;  // the closes before this time are done
   for (std::uint32_t i = 0;; ++i) {
-    const std::size_t now = i < lives.size() ? lives[i].first : SIZE_MAX;
-    for (; next_close < closes.size() && lives[closes[next_close]].last + 1 <= now; ++next_close) {
-      const std::uint32_t closed = closes[next_close];
-      PLANCK_TRY(tlsf_of(closed).free_block(block[closed]));
+    const std::size_t now = i < lives.size() ? lives[i].first + 1 : end;
+    for (; time < now; ++time) {
+      for (std::uint32_t closed = closes.first[time]; closed != CloseLists::kNone; closed = closes.next[closed]) {
+        PLANCK_TRY(tlsf_of(closed).free_block(block[closed]));
+      }
     }
     if (i == lives.size()) break;
-    const std::optional<Tlsf::Allocation> at = tlsf_of(i).alloc_block(sizes[i]);
+    const Bytes size = sizes[i];
+    const std::optional<Tlsf::Allocation> at = tlsf_of(i).alloc_block(size);
     if (!at) {
       const Storage& b = s.storage[lives[i].buffer];
       return Error{"", fmt::format("the memory plan outgrew its arena: buffer {} ({} bytes "
                                    "rounded) on {} at entry {}",
-                                   b.name, sizes[i], b.device, lives[i].first)};
+                                   b.name, size, b.device, lives[i].first)};
     }
     place[i] = at->start;
     block[i] = at->block;
   }
-  return place;
+  return std::move(place);
 }
 
 }  // namespace
 
 // Rule 7: result.
-Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
-                         const std::vector<DeviceGroup>& devices, const std::vector<Bytes>& place) {
+Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices,
+                         const std::vector<Bytes>& place) {
   // The last byte buffer i reaches, place + phase + bytes, rounded up to
   // 256, or nullopt on overflow.
   const auto end_of = [&](std::size_t i) {
@@ -315,33 +323,34 @@ Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
     if (end) end = checked_round_up(*end, kPlaceAlign);
     return end;
   };
-  const std::vector<std::string> arena_texts = arena_names(s, devices.size());
+  const std::size_t arenas = devices.names.size();
+  const std::vector<std::string> arena_texts = arena_names(s, arenas);
   const std::vector<Name> names(arena_texts.begin(), arena_texts.end());
-  // Each lifetime's arena, which is its device's.
-  const std::vector<std::uint32_t> arena_of = device_of_each(devices, lives.size());
-  const bool one_device = arena_of.empty();
+  const bool one_device = devices.of.empty();
   // One pass in order of first appearance reads each buffer once, for its
   // placement and for its arena's size.
   Plan plan;
-  std::vector<Bytes> size(devices.size(), 0);
+  std::vector<Bytes> size(arenas, 0);
   plan.placements.reserve(lives.size());
   advise_huge_pages(plan.placements);
   for (std::size_t i = 0; i < lives.size(); ++i) {
     const std::optional<Bytes> end = end_of(i);
     if (!end) {
       // The error names the first buffer that overflows, device by device.
-      for (const DeviceGroup& device : devices) {
-        for (std::size_t j : device.buffers) {
-          if (!end_of(j)) return overflow_error(s.storage[lives[j].buffer], "place + phase + bytes");
+      for (std::uint32_t d = 0; d < arenas; ++d) {
+        for (std::size_t j = 0; j < lives.size(); ++j) {
+          if (devices.of_lifetime(j) == d && !end_of(j)) {
+            return overflow_error(s.storage[lives[j].buffer], "place + phase + bytes");
+          }
         }
       }
     }
-    const std::uint32_t arena = one_device ? 0 : arena_of[i];
+    const std::uint32_t arena = one_device ? 0 : devices.of[i];
     size[arena] = std::max(size[arena], *end);
     plan.placements.push_back(Placement{s.storage[lives[i].buffer].name, names[arena], place[i], SourcePos{}});
   }
-  for (std::size_t d = 0; d < devices.size(); ++d) {
-    plan.arenas.push_back({names[d], devices[d].device, size[d], {}});
+  for (std::size_t d = 0; d < arenas; ++d) {
+    plan.arenas.push_back({names[d], devices.names[d], size[d], {}});
   }
   return plan;
 }
@@ -408,7 +417,7 @@ class TlsfPlanner final : public Planner {
   Result<Plan> plan(const Schedule& s) const override {
     const std::vector<Lifetime> lives = planned_lifetimes(s);  // rules 1 to 3
     if (lives.empty()) return Plan{};
-    const std::vector<DeviceGroup> devices = group_by_device(s, lives);
+    const Devices devices = planned_devices(s, lives);
     PLANCK_ASSIGN(const std::vector<Bytes> place, places(s, lives, devices));
     return plan_result(s, lives, devices, place);
   }
@@ -417,12 +426,12 @@ class TlsfPlanner final : public Planner {
   // Rules 4 to 6: each planned buffer's place. The sizes and the allocators
   // are gone once it returns, so that the plan is made without them.
   static Result<std::vector<Bytes>> places(const Schedule& s, const std::vector<Lifetime>& lives,
-                                           const std::vector<DeviceGroup>& devices) {
-    PLANCK_ASSIGN(const std::vector<Bytes> sizes, rounded_sizes(s, lives));
-    PLANCK_ASSIGN(Allocators allocators, make_allocators(s, lives, sizes, devices));
-    const std::vector<std::uint32_t> closes = close_order(lives);
-    if (allocators.device_of.empty()) return run_tlsf<true>(s, lives, sizes, closes, allocators);
-    return run_tlsf<false>(s, lives, sizes, closes, allocators);
+                                           const Devices& devices) {
+    PLANCK_ASSIGN(std::vector<Bytes> sizes, rounded_sizes(s, lives));
+    PLANCK_ASSIGN(std::vector<Tlsf> allocators, make_allocators(s, lives, sizes, devices));
+    const CloseLists closes = close_lists(lives, s.entries.size());
+    if (devices.of.empty()) return run_tlsf<true>(s, lives, std::move(sizes), closes, devices, allocators);
+    return run_tlsf<false>(s, lives, std::move(sizes), closes, devices, allocators);
   }
 };
 

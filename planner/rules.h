@@ -6,6 +6,7 @@
 // rules 8 to 10 turn any planner's plan into the output (plan_schedule.h).
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,23 +41,31 @@ std::vector<Lifetime> planned_lifetimes(const Schedule& s);
 // Rule 4, sizes: rounded_size of each planned buffer, parallel to lives.
 Result<std::vector<Bytes>> rounded_sizes(const Schedule& s, const std::vector<Lifetime>& lives);
 
-// Rule 5, arenas: one per device that has a planned buffer. A device's
-// planned buffers, as indices into the lifetimes, in order of first appearance.
-struct DeviceGroup {
-  Name device;
-  std::vector<std::size_t> buffers;
+// Rule 5, arenas: one per device that has a planned buffer, in order of
+// first appearance of the device's first planned buffer, which is the order
+// of the arenas.
+struct Devices {
+  std::vector<Name> names;
+  // Per lifetime: its device's position in `names`; empty when there is one
+  // device, so that the common schedule keeps no list.
+  std::vector<std::uint32_t> of;
+
+  // The device of lifetime i, as a position in `names`.
+  std::uint32_t of_lifetime(std::size_t i) const { return of.empty() ? 0 : of[i]; }
 };
 
-// The devices in order of first appearance of their first planned buffer,
-// which is the order of the arenas.
-std::vector<DeviceGroup> group_by_device(const Schedule& s, const std::vector<Lifetime>& lives);
+Devices planned_devices(const Schedule& s, const std::vector<Lifetime>& lives);
+
+// Each device's planned buffers, as indices into the lifetimes, in order of
+// first appearance; one list per device of `devices`, in its order.
+std::vector<std::vector<std::size_t>> lifetimes_by_device(const Devices& devices, std::size_t lives);
 
 // Rule 7, result, from each planned buffer's place (parallel to lives): one
 // arena per device of `devices`, named by arena_names, ending at the last
 // byte its buffers reach (place + phase + bytes) rounded up to 256;
 // placements in order of first appearance.
-Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives,
-                         const std::vector<DeviceGroup>& devices, const std::vector<Bytes>& place);
+Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices,
+                         const std::vector<Bytes>& place);
 
 // Rule 8, rewrite: names for `count` new arenas, "arenaK" with K the
 // smallest numbers that no storage of the schedule is named by, in order.
