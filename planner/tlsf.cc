@@ -46,6 +46,7 @@ Tlsf::Tlsf(Bytes capacity, Bytes block_size, int second_level_bits)
       l_(second_level_bits),
       max_l1_(bitlen(capacity)),
       l2_count_(1 << (second_level_bits - 1)),
+      l2_shift_(second_level_bits - 1),
       bin_count_(static_cast<std::uint32_t>(max_l1_ + 1) * static_cast<std::uint32_t>(l2_count_)),
       links_(bin_count_),
       l2_bits_(static_cast<std::size_t>(max_l1_ + 1), 0) {
@@ -55,8 +56,7 @@ Tlsf::Tlsf(Bytes capacity, Bytes block_size, int second_level_bits)
 }
 
 inline std::size_t Tlsf::bin_index(Bin b) const {
-  return static_cast<std::size_t>(b.l1) * static_cast<std::size_t>(l2_count_) +
-         static_cast<std::size_t>(b.l2);
+  return (static_cast<std::size_t>(b.l1) << l2_shift_) | static_cast<std::size_t>(b.l2);
 }
 
 inline Tlsf::BlockId Tlsf::new_block(Bytes start, Bytes size, BlockId left, BlockId right) {
@@ -67,7 +67,7 @@ inline Tlsf::BlockId Tlsf::new_block(Bytes start, Bytes size, BlockId left, Bloc
     dropped_ = blocks_[id].right;
   }
   blocks_[id] = {.start = start, .size = size, .left = left, .right = right};
-  if (indexed_) starting_[start] = id;
+  if (indexed_) [[unlikely]] starting_[start] = id;
   return id;
 }
 
@@ -78,7 +78,7 @@ Tlsf::BlockId Tlsf::add_id() {
 }
 
 inline void Tlsf::drop_block(BlockId id) {
-  if (indexed_) starting_.erase(blocks_[id].start);
+  if (indexed_) [[unlikely]] starting_.erase(blocks_[id].start);
   blocks_[id].right = dropped_;
   dropped_ = id;
 }
@@ -104,23 +104,27 @@ inline void Tlsf::insert_free(BlockId id) {
 }
 
 inline void Tlsf::remove_free(BlockId id) {
-  const BlockState& block = blocks_[id];
   const Link link = links_[bin_count_ + id];
   links_[link.prev].next = link.next;
   links_[link.next].prev = link.prev;
-  // l2_count_ = 2^(L-1) bins per level.
-  const std::uint32_t l1 = block.bin >> (l_ - 1);
-  const std::uint32_t l2 = block.bin & static_cast<std::uint32_t>(l2_count_ - 1);
-  const bool emptied = links_[block.bin].next == block.bin;
-  l2_bits_[l1] &= ~(std::uint64_t{emptied} << l2);
-  l1_bits_ &= ~(std::uint64_t{l2_bits_[l1] == 0} << (l1 - 1));
+  // The queue is empty now when the block was its only node, whose
+  // neighbours on both sides were the head.
+  if (link.prev == link.next) {
+    const std::uint32_t bin = blocks_[id].bin;
+    const std::uint32_t l1 = bin >> l2_shift_;
+    const std::uint32_t l2 = bin & static_cast<std::uint32_t>(l2_count_ - 1);
+    std::uint64_t& level = l2_bits_[l1];
+    level &= ~(std::uint64_t{1} << l2);
+    l1_bits_ &= ~(std::uint64_t{level == 0} << (l1 - 1));
+  }
 }
 
 inline std::uint32_t Tlsf::find_bin(Bin from) const {
   if (from.l1 > max_l1_) return kNoBin;
   const auto index = [this](int l1, int l2) { return static_cast<std::uint32_t>(bin_index({l1, l2})); };
   // At the request's own level the search starts at its l2 ...
-  if (std::uint64_t here = l2_bits_[from.l1] & bits_from(from.l2); here != 0) {
+  // from.l2 < 2^(L-1) <= 64.
+  if (std::uint64_t here = l2_bits_[from.l1] & (~std::uint64_t{0} << from.l2); here != 0) {
     return index(from.l1, std::countr_zero(here));
   }
   // ... and at every higher level at l2 = 0. Bit l1 - 1 stands for level l1,

@@ -111,36 +111,37 @@ class Tlsf {
 
   Tlsf(Bytes capacity, Bytes block_size, int second_level_bits);
 
-  std::size_t bin_index(Bin b) const;
+  [[gnu::always_inline]] std::size_t bin_index(Bin b) const;
   // bin_index of the first non-empty bin at or after `from` in search
   // order, or kNoBin.
   static constexpr std::uint32_t kNoBin = ~std::uint32_t{0};
-  std::uint32_t find_bin(Bin from) const;
+  [[gnu::always_inline]] std::uint32_t find_bin(Bin from) const;
   // A new block at `start` between the blocks left and right (or kNone),
   // found by its start from then on; its neighbours are not told.
-  BlockId new_block(Bytes start, Bytes size, BlockId left, BlockId right);
+  [[gnu::always_inline]] BlockId new_block(Bytes start, Bytes size, BlockId left, BlockId right);
   // A new id past the others, for new_block when no dropped id is left.
   BlockId add_id();
   // Fills starting_ from the blocks in address order.
   void index_starts();
   // Forgets a block merged into its left neighbour; its id is reused.
-  void drop_block(BlockId id);
+  [[gnu::always_inline]] void drop_block(BlockId id);
   // free_block of a used block.
   void release(BlockId id);
   // Merges the block after id into id and drops it.
-  void absorb_right(BlockId id);
+  [[gnu::always_inline]] void absorb_right(BlockId id);
   // The error of free_block for an id that names no used block.
   static Error no_used_block(BlockId id);
   // Appends a free block to the back of its bin's queue.
-  void insert_free(BlockId id);
+  [[gnu::always_inline]] void insert_free(BlockId id);
   // Takes a free block out of its bin's queue.
-  void remove_free(BlockId id);
+  [[gnu::always_inline]] void remove_free(BlockId id);
 
   Bytes capacity_;
   Bytes block_size_;
   int l_;          // L = bitlen(C)
   int max_l1_;     // bitlen(capacity)
   int l2_count_;   // second-level bins a level can reach: 2^(L-1)
+  int l2_shift_;   // L - 1: a level's bins are l1 << l2_shift_ | l2
   std::vector<BlockState> blocks_;  // by id; ids of dropped blocks are reused
   // The last id dropped, the first a new block takes; the others follow
   // through BlockState::right.
