@@ -38,7 +38,8 @@ void report_per_buffer(benchmark::State& state, std::size_t buffers);
 using ChainBenchmark = void (*)(benchmark::State& state, Shape shape, std::size_t buffers);
 
 // Registers `run` as NAME/SHAPE/BUFFERS for every shape and every size from
-// kSmallest up to max_buffers, in milliseconds.
+// kSmallest up to max_buffers, in milliseconds of wall time (Google
+// Benchmark names it NAME/SHAPE/BUFFERS/real_time).
 void register_chains(std::string_view name, ChainBenchmark run, std::size_t max_buffers = kLargest);
 
 // Initializes Google Benchmark with the command line and runs what it selects.

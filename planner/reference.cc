@@ -7,12 +7,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <numeric>
 #include <optional>
 #include <string_view>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -271,13 +275,15 @@ CloseLists close_lists(const std::vector<Lifetime>& lives, std::size_t entries) 
 
 // Rule 6: the TLSF run. An open allocates the buffer's rounded size and
 // records its place; a close frees it. Each size, read once by its open,
-// gives way to the buffer's place, so the sizes come back as the places.
-// kOneDevice: every buffer uses the first allocator.
-template <bool kOneDevice>
-Result<std::vector<Bytes>> run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives,
-                                    std::vector<Bytes> sizes, const CloseLists& closes,
-                                    const Devices& devices, std::vector<Tlsf>& allocators) {
-  std::vector<Bytes>& place = sizes;
+// gives way to the buffer's place: `place` holds the sizes before the run
+// and the places after it. placed(k) is told, now and then and at the end,
+// that the places of lifetimes [0, k) are final. kOneDevice: every buffer
+// uses the first allocator.
+template <bool kOneDevice, class Placed>
+Status run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives, std::vector<Bytes>& place,
+                const CloseLists& closes, const Devices& devices, std::vector<Tlsf>& allocators,
+                Placed&& placed) {
+  constexpr std::uint32_t kPlacedEvery = 1 << 12;  // a power of two
   // What each open's alloc returned, for its close; each is written by the
   // open before its close reads it.
   const auto block = std::make_unique_for_overwrite<Tlsf::BlockId[]>(lives.size());
@@ -295,7 +301,8 @@ Result<std::vector<Bytes>> run_tlsf(const Schedule& s, const std::vector<Lifetim
       }
     }
     if (i == lives.size()) break;
-    const Bytes size = sizes[i];
+    if ((i & (kPlacedEvery - 1)) == 0) placed(i);
+    const Bytes size = place[i];
     const std::optional<Tlsf::Allocation> at = tlsf_of(i).alloc_block(size);
     if (!at) {
       const Storage& b = s.storage[lives[i].buffer];
@@ -306,53 +313,141 @@ Result<std::vector<Bytes>> run_tlsf(const Schedule& s, const std::vector<Lifetim
     place[i] = at->start;
     block[i] = at->block;
   }
-  return std::move(place);
+  placed(lives.size());
+  return Ok{};
 }
+
+template <class Placed>
+Status run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives, std::vector<Bytes>& place,
+                const Devices& devices, std::vector<Tlsf>& allocators, Placed&& placed) {
+  const CloseLists closes = close_lists(lives, s.entries.size());
+  if (devices.of.empty()) return run_tlsf<true>(s, lives, place, closes, devices, allocators, placed);
+  return run_tlsf<false>(s, lives, place, closes, devices, allocators, placed);
+}
+
+// The plan of a large schedule is made on a second thread while the TLSF
+// run places its buffers: the placements of the buffers placed so far are
+// made as the run goes on. Both sides share the count of final places,
+// which the run raises and the maker waits on; kAborted stops the maker.
+class MadeAlongside {
+ public:
+  static constexpr std::size_t kAborted = SIZE_MAX;
+
+  MadeAlongside(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices,
+                const std::vector<Bytes>& place)
+      : thread_([this, &s, &lives, &devices, &place] { make(s, lives, devices, place); }) {}
+  MadeAlongside(const MadeAlongside&) = delete;
+  MadeAlongside& operator=(const MadeAlongside&) = delete;
+  // A run that ends early, by an error or an exception, stops the maker.
+  ~MadeAlongside() {
+    if (thread_.joinable()) {
+      tell(kAborted);
+      thread_.join();
+    }
+  }
+
+  // The places of lifetimes [0, k) are final.
+  void placed(std::size_t k) { tell(k); }
+
+  // The plan, once placed(every lifetime) was told.
+  Result<Plan> plan() {
+    thread_.join();
+    if (failure_) std::rethrow_exception(failure_);
+    return std::move(*plan_);
+  }
+
+ private:
+  void tell(std::size_t k) {
+    placed_.store(k, std::memory_order_release);
+    placed_.notify_one();
+  }
+
+  void make(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices,
+            const std::vector<Bytes>& place) {
+    try {
+      PlanMaker maker(s, lives, devices);
+      while (maker.added() < lives.size()) {
+        const std::size_t ready = placed_.load(std::memory_order_acquire);
+        if (ready == kAborted) return;
+        if (ready > maker.added()) {
+          maker.add(place.data(), ready);
+        } else {
+          placed_.wait(ready, std::memory_order_acquire);
+        }
+      }
+      plan_ = std::move(maker).finish();
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+  }
+
+  std::atomic<std::size_t> placed_{0};
+  std::optional<Result<Plan>> plan_;
+  std::exception_ptr failure_;
+  std::thread thread_;  // last: it starts once the members it uses are made
+};
 
 }  // namespace
 
 // Rule 7: result.
 Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices,
                          const std::vector<Bytes>& place) {
-  // The last byte buffer i reaches, place + phase + bytes, rounded up to
-  // 256, or nullopt on overflow.
-  const auto end_of = [&](std::size_t i) {
-    const Storage& b = s.storage[lives[i].buffer];
-    std::optional<Bytes> end = checked_add(place[i], b.phase);
-    if (end) end = checked_add(*end, b.bytes);
-    if (end) end = checked_round_up(*end, kPlaceAlign);
-    return end;
-  };
-  const std::size_t arenas = devices.names.size();
-  const std::vector<std::string> arena_texts = arena_names(s, arenas);
-  const std::vector<Name> names(arena_texts.begin(), arena_texts.end());
-  const bool one_device = devices.of.empty();
+  PlanMaker maker(s, lives, devices);
+  maker.add(place.data(), lives.size());
+  return std::move(maker).finish();
+}
+
+PlanMaker::PlanMaker(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices)
+    : schedule_(&s), lives_(&lives), devices_(&devices), size_(devices.names.size(), 0) {
+  const std::vector<std::string> texts = arena_names(s, devices.names.size());
+  names_.assign(texts.begin(), texts.end());
+  plan_.placements.reserve(lives.size());
+  advise_huge_pages(plan_.placements);
+}
+
+bool PlanMaker::end_of(std::size_t i, Bytes& end) const {
+  const Storage& b = schedule_->storage[(*lives_)[i].buffer];
+  // round_up(x, 256) overflows exactly when x + 255 does.
+  bool overflow = __builtin_add_overflow(place_[i], b.phase, &end);
+  overflow |= __builtin_add_overflow(end, b.bytes, &end);
+  overflow |= __builtin_add_overflow(end, kPlaceAlign - 1, &end);
+  end &= ~(kPlaceAlign - 1);
+  return !overflow;
+}
+
+void PlanMaker::add(const Bytes* place, std::size_t end) {
+  place_ = place;
+  const std::vector<Lifetime>& lives = *lives_;
+  const bool one_device = devices_->of.empty();
   // One pass in order of first appearance reads each buffer once, for its
   // placement and for its arena's size.
-  Plan plan;
-  std::vector<Bytes> size(arenas, 0);
-  plan.placements.reserve(lives.size());
-  advise_huge_pages(plan.placements);
-  for (std::size_t i = 0; i < lives.size(); ++i) {
-    const std::optional<Bytes> end = end_of(i);
-    if (!end) {
-      // The error names the first buffer that overflows, device by device.
-      for (std::uint32_t d = 0; d < arenas; ++d) {
-        for (std::size_t j = 0; j < lives.size(); ++j) {
-          if (devices.of_lifetime(j) == d && !end_of(j)) {
-            return overflow_error(s.storage[lives[j].buffer], "place + phase + bytes");
-          }
+  for (std::size_t i = added_; i < end; ++i) {
+    Bytes last = 0;
+    overflow_ |= !end_of(i, last);
+    const std::uint32_t arena = one_device ? 0 : devices_->of[i];
+    size_[arena] = std::max(size_[arena], last);
+    plan_.placements.push_back(
+        Placement{schedule_->storage[lives[i].buffer].name, names_[arena], place[i], SourcePos{}});
+  }
+  added_ = std::max(added_, end);
+}
+
+Result<Plan> PlanMaker::finish() && {
+  if (overflow_) {
+    // The error names the first buffer that overflows, device by device.
+    Bytes end = 0;
+    for (std::uint32_t d = 0; d < names_.size(); ++d) {
+      for (std::size_t j = 0; j < added_; ++j) {
+        if (devices_->of_lifetime(j) == d && !end_of(j, end)) {
+          return overflow_error(schedule_->storage[(*lives_)[j].buffer], "place + phase + bytes");
         }
       }
     }
-    const std::uint32_t arena = one_device ? 0 : devices.of[i];
-    size[arena] = std::max(size[arena], *end);
-    plan.placements.push_back(Placement{s.storage[lives[i].buffer].name, names[arena], place[i], SourcePos{}});
   }
-  for (std::size_t d = 0; d < arenas; ++d) {
-    plan.arenas.push_back({names[d], devices.names[d], size[d], {}});
+  for (std::size_t d = 0; d < names_.size(); ++d) {
+    plan_.arenas.push_back({names_[d], devices_->names[d], size_[d], {}});
   }
-  return plan;
+  return std::move(plan_);
 }
 
 // Rule 8: rewrite, the arenas' names. Only storage named "arena" and a
@@ -418,21 +513,28 @@ class TlsfPlanner final : public Planner {
     const std::vector<Lifetime> lives = planned_lifetimes(s);  // rules 1 to 3
     if (lives.empty()) return Plan{};
     const Devices devices = planned_devices(s, lives);
-    PLANCK_ASSIGN(const std::vector<Bytes> place, places(s, lives, devices));
+    // The sizes, then the places (run_tlsf).
+    PLANCK_ASSIGN(std::vector<Bytes> place, rounded_sizes(s, lives));
+    PLANCK_ASSIGN(std::vector<Tlsf> allocators, make_allocators(s, lives, place, devices));
+    if (lives.size() >= kMadeAlongside) {
+      std::optional<MadeAlongside> maker;
+      try {
+        maker.emplace(s, lives, devices, place);
+      } catch (const std::system_error&) {
+        // No thread to be had: the plan is made after the run, as below.
+      }
+      if (maker) {
+        PLANCK_TRY(run_tlsf(s, lives, place, devices, allocators, [&](std::size_t k) { maker->placed(k); }));
+        return maker->plan();
+      }
+    }
+    PLANCK_TRY(run_tlsf(s, lives, place, devices, allocators, [](std::size_t) {}));
     return plan_result(s, lives, devices, place);
   }
 
  private:
-  // Rules 4 to 6: each planned buffer's place. The sizes and the allocators
-  // are gone once it returns, so that the plan is made without them.
-  static Result<std::vector<Bytes>> places(const Schedule& s, const std::vector<Lifetime>& lives,
-                                           const Devices& devices) {
-    PLANCK_ASSIGN(std::vector<Bytes> sizes, rounded_sizes(s, lives));
-    PLANCK_ASSIGN(std::vector<Tlsf> allocators, make_allocators(s, lives, sizes, devices));
-    const CloseLists closes = close_lists(lives, s.entries.size());
-    if (devices.of.empty()) return run_tlsf<true>(s, lives, std::move(sizes), closes, devices, allocators);
-    return run_tlsf<false>(s, lives, std::move(sizes), closes, devices, allocators);
-  }
+  // From this many planned buffers on, the plan is made alongside the run.
+  static constexpr std::size_t kMadeAlongside = 1 << 15;
 };
 
 }  // namespace

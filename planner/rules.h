@@ -67,6 +67,39 @@ std::vector<std::vector<std::size_t>> lifetimes_by_device(const Devices& devices
 Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices,
                          const std::vector<Bytes>& place);
 
+// Rule 7 a part at a time, in order of first appearance, so that a planner
+// that places the buffers in that order can have the plan made as it goes,
+// on another thread. plan_result is one add of every lifetime.
+class PlanMaker {
+ public:
+  // Names the arenas (arena_names); the schedule, lifetimes and devices
+  // must outlive it.
+  PlanMaker(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices);
+
+  // Adds the placements of lifetimes [added(), end), lifetime i at place[i];
+  // `place` stays readable until finish.
+  void add(const Bytes* place, std::size_t end);
+  std::size_t added() const { return added_; }
+
+  // The plan once every lifetime is added, or the error of the first buffer,
+  // device by device, whose place + phase + bytes passes 2^64.
+  Result<Plan> finish() &&;
+
+ private:
+  // The last byte lifetime i reaches, rounded up to 256; false on overflow.
+  bool end_of(std::size_t i, Bytes& end) const;
+
+  const Schedule* schedule_;
+  const std::vector<Lifetime>* lives_;
+  const Devices* devices_;
+  const Bytes* place_ = nullptr;
+  std::vector<Name> names_;  // the arenas', in the order of the devices
+  std::vector<Bytes> size_;  // each arena's size so far
+  std::size_t added_ = 0;
+  bool overflow_ = false;
+  Plan plan_;
+};
+
 // Rule 8, rewrite: names for `count` new arenas, "arenaK" with K the
 // smallest numbers that no storage of the schedule is named by, in order.
 std::vector<std::string> arena_names(const Schedule& s, std::size_t count);

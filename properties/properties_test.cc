@@ -16,9 +16,13 @@
 #include "model/text.h"
 
 #include "planner/planner.h"
+#include "model/plan.h"
+#include "properties/chain.h"
+#include "properties/choices.h"
 #include "properties/generators.h"
 #include "properties/harness.h"
 #include "properties/plan_properties.h"
+#include "properties/reference_model.h"
 #include "properties/show.h"
 
 namespace planck::props {
@@ -92,6 +96,28 @@ TEST(ReferencePlanner, AgreesByteForByteWithThePlainModel) {
   const std::unique_ptr<Planner> tlsf = make_planner("tlsf");
   ASSERT_NE(tlsf, nullptr);
   check(planner_property(*tlsf, schedules(), &agrees_with_plain_model), kCases);
+}
+
+// From 32,768 planned buffers on, the reference planner makes the plan on a
+// second thread while its TLSF run places the buffers. Chains past that
+// size, flat, with loops and over four devices, give the plain model's plan
+// byte for byte.
+TEST(ReferencePlanner, PlanMadeAlongsideTheRunIsThePlainModelsPlan) {
+  const std::unique_ptr<Planner> tlsf = make_planner("tlsf");
+  ASSERT_NE(tlsf, nullptr);
+  constexpr std::size_t kBuffers = 34'000;
+  const gen::ChainOptions shapes[] = {
+      {.buffers = kBuffers}, {.buffers = kBuffers, .loop_body = 16}, {.buffers = kBuffers, .devices = 4}};
+  for (const gen::ChainOptions& options : shapes) {
+    gen::SeededChoices choices(7);
+    const Schedule s = gen::generate_chain_schedule(choices, options);
+    const Result<Plan> got = tlsf->plan(s);
+    const Result<Plan> want = model_plan(s);
+    ASSERT_TRUE(got.ok()) << got.error().message();
+    ASSERT_TRUE(want.ok()) << want.error().message();
+    ASSERT_EQ(got->placements.size(), kBuffers);
+    EXPECT_EQ(print_plan(*got), print_plan(*want)) << "loop body " << options.loop_body << ", devices " << options.devices;
+  }
 }
 
 // greedy and bysize find the buffers alive with each one through an index by
