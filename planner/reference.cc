@@ -146,50 +146,69 @@ std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
   return out;
 }
 
-// Rule 4: sizes. The sums are checked for overflow all together, and the
-// first buffer whose size overflows is named only when one does.
-Result<std::vector<Bytes>> rounded_sizes(const Schedule& s, const std::vector<Lifetime>& lives) {
-  std::vector<Bytes> out(lives.size());
+// Rules 4 and 5 read the same record of each planned buffer: one pass reads
+// it once for both. The sums are checked for overflow all together, and the
+// first buffer whose size overflows is found only when one does.
+SizesAndDevices sizes_and_devices(const Schedule& s, const std::vector<Lifetime>& lives) {
+  SizesAndDevices out;
+  if (lives.empty()) return out;
+  out.sizes.resize(lives.size());
   bool overflow = false;
-  for (std::size_t i = 0; i < lives.size(); ++i) {
-    const Storage& b = s.storage[lives[i].buffer];
+  const auto rounded = [&overflow](const Storage& b) {
     // round_up(x, 256) overflows exactly when x + 255 does.
     Bytes sum = 0;
     Bytes padded = 0;
     overflow |= __builtin_add_overflow(b.phase, b.bytes, &sum);
     overflow |= __builtin_add_overflow(sum, kPlaceAlign - 1, &padded);
-    out[i] = padded & ~(kPlaceAlign - 1);
+    return padded & ~(kPlaceAlign - 1);
+  };
+  // Most schedules plan for one device: until a buffer on another, the
+  // device is only compared with the first.
+  const Name& first = s.storage[lives.front().buffer].device;
+  Devices& devices = out.devices;
+  devices.names.push_back(first);
+  std::size_t i = 0;
+  for (; i < lives.size(); ++i) {
+    const Storage& b = s.storage[lives[i].buffer];
+    if (!(b.device == first)) break;
+    out.sizes[i] = rounded(b);
+  }
+  if (i < lives.size()) {
+    std::unordered_map<std::string_view, std::uint32_t> index{{first, 0}};  // device -> position in names
+    devices.of.assign(lives.size(), 0);
+    std::uint32_t last = 0;  // the previous buffer's device: neighbours mostly share one
+    for (; i < lives.size(); ++i) {
+      const Storage& b = s.storage[lives[i].buffer];
+      if (devices.names[last] != b.device) {
+        auto [it, fresh] = index.try_emplace(b.device, static_cast<std::uint32_t>(devices.names.size()));
+        if (fresh) devices.names.push_back(b.device);
+        last = it->second;
+      }
+      devices.of[i] = last;
+      out.sizes[i] = rounded(b);
+    }
   }
   if (overflow) {
-    for (const Lifetime& l : lives) PLANCK_TRY(rounded_size(s.storage[l.buffer]));
+    for (std::size_t j = 0; j < lives.size(); ++j) {
+      if (!rounded_size(s.storage[lives[j].buffer])) {
+        out.overflow = j;
+        break;
+      }
+    }
   }
   return out;
 }
 
+// Rule 4: sizes.
+Result<std::vector<Bytes>> rounded_sizes(const Schedule& s, const std::vector<Lifetime>& lives) {
+  SizesAndDevices both = sizes_and_devices(s, lives);
+  if (both.overflow) return rounded_size_overflow(s.storage[lives[*both.overflow].buffer]);
+  return std::move(both.sizes);
+}
+
 // Rule 5: arenas, one per device.
 Devices planned_devices(const Schedule& s, const std::vector<Lifetime>& lives) {
-  Devices out;
-  if (lives.empty()) return out;
-  // Most schedules plan for one device: the first pass only compares
-  // devices, and stops at the first buffer on another.
-  const Name& first = s.storage[lives.front().buffer].device;
-  std::size_t same = 1;
-  while (same < lives.size() && s.storage[lives[same].buffer].device == first) ++same;
-  out.names.push_back(first);
-  if (same == lives.size()) return out;
-  std::unordered_map<std::string_view, std::uint32_t> index{{first, 0}};  // device -> position in names
-  out.of.assign(lives.size(), 0);
-  std::uint32_t last = 0;  // the previous buffer's device: neighbours mostly share one
-  for (std::size_t i = same; i < lives.size(); ++i) {
-    const Name& device = s.storage[lives[i].buffer].device;
-    if (out.names[last] != device) {
-      auto [it, fresh] = index.try_emplace(device, static_cast<std::uint32_t>(out.names.size()));
-      if (fresh) out.names.push_back(device);
-      last = it->second;
-    }
-    out.of[i] = last;
-  }
-  return out;
+  return std::move(sizes_and_devices(s, lives).devices);
 }
 
 std::vector<std::vector<std::size_t>> lifetimes_by_device(const Devices& devices, std::size_t lives) {
@@ -512,9 +531,10 @@ class TlsfPlanner final : public Planner {
   Result<Plan> plan(const Schedule& s) const override {
     const std::vector<Lifetime> lives = planned_lifetimes(s);  // rules 1 to 3
     if (lives.empty()) return Plan{};
-    const Devices devices = planned_devices(s, lives);
-    // The sizes, then the places (run_tlsf).
-    PLANCK_ASSIGN(std::vector<Bytes> place, rounded_sizes(s, lives));
+    SizesAndDevices both = sizes_and_devices(s, lives);  // rules 4 and 5
+    if (both.overflow) return rounded_size_overflow(s.storage[lives[*both.overflow].buffer]);
+    const Devices devices = std::move(both.devices);
+    std::vector<Bytes>& place = both.sizes;  // the sizes, then the places (run_tlsf)
     PLANCK_ASSIGN(std::vector<Tlsf> allocators, make_allocators(s, lives, place, devices));
     if (lives.size() >= kMadeAlongside) {
       std::optional<MadeAlongside> maker;
