@@ -77,7 +77,7 @@ void tlsf_allocator(benchmark::State& state, Shape shape, std::size_t buffers) {
     std::vector<Tlsf> tlsf(run.devices, *Tlsf::create(run.capacity, kPlaceAlign, 32));
     for (const Call& c : run.calls) {
       if (c.alloc) {
-        placed[c.buffer] = *tlsf[c.device].alloc_block(*c.alloc);
+        placed[c.buffer] = tlsf[c.device].alloc_block(*c.alloc);
       } else if (!tlsf[c.device].free_block(placed[c.buffer].block)) {
         state.SkipWithError("a free failed");
       }

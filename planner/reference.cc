@@ -306,31 +306,41 @@ Status run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives, std::vect
   // What each open's alloc returned, for its close; each is written by the
   // open before its close reads it.
   const auto block = std::make_unique_for_overwrite<Tlsf::BlockId[]>(lives.size());
-  auto tlsf_of = [&](std::uint32_t i) -> Tlsf& { return allocators[kOneDevice ? 0 : devices.of[i]]; };
+  // The loop reads its arrays through these, which the calls into the
+  // allocator cannot change.
+  const std::uint32_t count = static_cast<std::uint32_t>(lives.size());
+  const Lifetime* const life = lives.data();
+  Bytes* const at = place.data();
+  Tlsf::BlockId* const block_of = block.get();
+  const std::uint32_t* const first_close = closes.first.data();
+  const std::uint32_t* const next_close = closes.next.get();
+  Tlsf* const tlsf = allocators.data();
+  const std::uint32_t* const device_of = devices.of.data();
+  auto tlsf_of = [&](std::uint32_t i) -> Tlsf& { return tlsf[kOneDevice ? 0 : device_of[i]]; };
   // Before each open, and after the last, the closes of every time up to
   // the open's: a lifetime closes at time last + 1, before an open at that
   // time or later.
   const std::size_t end = closes.first.size();
   std::size_t time = 0;  // the closes before this time are done
   for (std::uint32_t i = 0;; ++i) {
-    const std::size_t now = i < lives.size() ? lives[i].first + 1 : end;
+    const std::size_t now = i < count ? life[i].first + 1 : end;
     for (; time < now; ++time) {
-      for (std::uint32_t closed = closes.first[time]; closed != CloseLists::kNone; closed = closes.next[closed]) {
-        PLANCK_TRY(tlsf_of(closed).free_block(block[closed]));
+      for (std::uint32_t closed = first_close[time]; closed != CloseLists::kNone; closed = next_close[closed]) {
+        PLANCK_TRY(tlsf_of(closed).free_block(block_of[closed]));
       }
     }
-    if (i == lives.size()) break;
+    if (i == count) break;
     if ((i & (kPlacedEvery - 1)) == 0) placed(i);
-    const Bytes size = place[i];
-    const std::optional<Tlsf::Allocation> at = tlsf_of(i).alloc_block(size);
-    if (!at) {
-      const Storage& b = s.storage[lives[i].buffer];
+    const Bytes size = at[i];
+    const Tlsf::Allocation made = tlsf_of(i).alloc_block(size);
+    if (!made.found()) [[unlikely]] {
+      const Storage& b = s.storage[life[i].buffer];
       return Error{"", fmt::format("the memory plan outgrew its arena: buffer {} ({} bytes "
                                    "rounded) on {} at entry {}",
-                                   b.name, size, b.device, lives[i].first)};
+                                   b.name, size, b.device, life[i].first)};
     }
-    place[i] = at->start;
-    block[i] = at->block;
+    at[i] = made.start;
+    block_of[i] = made.block;
   }
   placed(lives.size());
   return Ok{};

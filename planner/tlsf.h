@@ -5,6 +5,7 @@
 // exact-size free block exists; bins are FIFO queues).
 
 #include <algorithm>
+#include <cassert>
 #include <bit>
 #include <cstdint>
 #include <optional>
@@ -44,15 +45,21 @@ class Tlsf {
   // same while it is used; once freed, the id may name another block).
   using BlockId = std::uint32_t;
 
-  // A new used block: where it starts and its id, for free_block.
+  // No block: what alloc_block gives when its search finds no free block.
+  static constexpr BlockId kNoBlock = ~BlockId{0};
+
+  // A new used block: where it starts and its id, for free_block; or
+  // kNoBlock. Two words, which come back in registers.
   struct Allocation {
     Bytes start = 0;
-    BlockId block = 0;
+    BlockId block = kNoBlock;
+
+    bool found() const { return block != kNoBlock; }
   };
 
-  // A new used block of max(B, r) bytes, or nullopt when the search finds no
-  // free block.
-  std::optional<Allocation> alloc_block(Bytes r);
+  // A new used block of max(B, r) bytes, or no block when the search finds
+  // no free block.
+  Allocation alloc_block(Bytes r);
   // alloc_block's start alone.
   std::optional<Bytes> alloc(Bytes r);
 
@@ -83,7 +90,7 @@ class Tlsf {
   Bytes capacity() const { return capacity_; }
 
  private:
-  static constexpr BlockId kNone = ~BlockId{0};
+  static constexpr BlockId kNone = kNoBlock;
   // The block at address 0, made first; it is never merged into a left
   // neighbour, so it keeps its id.
   static constexpr BlockId kFirst = 0;
@@ -155,5 +162,145 @@ class Tlsf {
   std::vector<std::uint64_t> l2_bits_;  // per l1: bit l2 set iff that queue is non-empty
   std::uint64_t l1_bits_ = 0;           // bit l1 - 1 set iff level l1 holds a free block
 };
+
+// The calls the planners make for every buffer, inline, so that a planner's
+// loop and the allocator's bookkeeping compile as one. The algorithm and its
+// sources are described in tlsf.cc.
+
+inline std::size_t Tlsf::bin_index(Bin b) const {
+  return (static_cast<std::size_t>(b.l1) << l2_shift_) | static_cast<std::size_t>(b.l2);
+}
+
+inline Tlsf::BlockId Tlsf::new_block(Bytes start, Bytes size, BlockId left, BlockId right) {
+  BlockId id = dropped_;
+  if (id == kNone) [[unlikely]] {
+    id = add_id();
+  } else {
+    dropped_ = blocks_[id].right;
+  }
+  blocks_[id] = {.start = start, .size = size, .left = left, .right = right};
+  if (indexed_) [[unlikely]] starting_[start] = id;
+  return id;
+}
+
+inline void Tlsf::drop_block(BlockId id) {
+  if (indexed_) [[unlikely]] starting_.erase(blocks_[id].start);
+  blocks_[id].right = dropped_;
+  dropped_ = id;
+}
+
+inline void Tlsf::insert_free(BlockId id) {
+  BlockState& block = blocks_[id];
+  const Bin b = bin(block.size);
+  const auto head = static_cast<std::uint32_t>(bin_index(b));
+  block.bin = head;
+  const std::uint32_t node = bin_count_ + id;
+  const std::uint32_t back = links_[head].prev;
+  links_[node] = {back, head};
+  links_[back].next = node;
+  links_[head].prev = node;
+  l2_bits_[b.l1] |= std::uint64_t{1} << b.l2;
+  l1_bits_ |= std::uint64_t{1} << (b.l1 - 1);
+}
+
+inline void Tlsf::remove_free(BlockId id) {
+  const Link link = links_[bin_count_ + id];
+  links_[link.prev].next = link.next;
+  links_[link.next].prev = link.prev;
+  // The queue is empty now when the block was its only node, whose
+  // neighbours on both sides were the head.
+  if (link.prev == link.next) {
+    const std::uint32_t bin = blocks_[id].bin;
+    const std::uint32_t l1 = bin >> l2_shift_;
+    const std::uint32_t l2 = bin & static_cast<std::uint32_t>(l2_count_ - 1);
+    std::uint64_t& level = l2_bits_[l1];
+    level &= ~(std::uint64_t{1} << l2);
+    l1_bits_ &= ~(std::uint64_t{level == 0} << (l1 - 1));
+  }
+}
+
+inline std::uint32_t Tlsf::find_bin(Bin from) const {
+  if (from.l1 > max_l1_) return kNoBin;
+  const auto index = [this](int l1, int l2) { return static_cast<std::uint32_t>(bin_index({l1, l2})); };
+  // At the request's own level the search starts at its l2 ...
+  // from.l2 < 2^(L-1) <= 64.
+  if (std::uint64_t here = l2_bits_[from.l1] & (~std::uint64_t{0} << from.l2); here != 0) {
+    return index(from.l1, std::countr_zero(here));
+  }
+  // ... and at every higher level at l2 = 0. Bit l1 - 1 stands for level l1,
+  // so the levels above from.l1 are the bits from index from.l1 on.
+  std::uint64_t above = from.l1 >= 64 ? 0 : l1_bits_ & (~std::uint64_t{0} << from.l1);
+  if (above == 0) return kNoBin;
+  int l1 = std::countr_zero(above) + 1;
+  return index(l1, std::countr_zero(l2_bits_[l1]));
+}
+
+inline Tlsf::Allocation Tlsf::alloc_block(Bytes r) {
+  const Bytes need = std::max(block_size_, r);
+  // need rounded up to a multiple of 2^(bitlen(need) - L), a power of two:
+  // bitlen(need) >= bitlen(B) >= L, so the shift is at least 0.
+  const Bytes low = (Bytes{1} << (bitlen(need) - l_)) - 1;
+  Bytes s;
+  if (__builtin_add_overflow(need, low, &s)) return {};  // past 2^64: nothing can hold it
+  s &= ~low;
+  const std::uint32_t found = find_bin(bin(s));
+  if (found == kNoBin) return {};
+
+  const BlockId id = links_[found].next - bin_count_;
+  // Every block in a bin the search reaches holds at least s >= need bytes:
+  // the TLSF search lemma of SPEC section 7, which the Z3 oracle proves.
+  assert(blocks_[id].size >= need);
+  remove_free(id);
+  blocks_[id].used = true;
+  const Bytes start = blocks_[id].start;
+  if (blocks_[id].size > need) {
+    const Bytes rest_size = blocks_[id].size - need;
+    blocks_[id].size = need;
+    const BlockId after = blocks_[id].right;
+    const BlockId rest = new_block(start + need, rest_size, id, after);  // blocks_ may move: ids, not references
+    if (after != kNone) blocks_[after].left = rest;
+    blocks_[id].right = rest;
+    insert_free(rest);
+  }
+  return Allocation{start, id};
+}
+
+inline void Tlsf::absorb_right(BlockId id) {
+  const BlockId right = blocks_[id].right;
+  const BlockId after = blocks_[right].right;
+  blocks_[id].size += blocks_[right].size;
+  blocks_[id].right = after;
+  if (after != kNone) blocks_[after].left = id;
+  drop_block(right);
+}
+
+inline void Tlsf::release(BlockId freed) {
+  blocks_[freed].used = false;
+
+  // The rule appends the freed block to its bin, then, from the leftmost
+  // free block of its run, takes each pair out of their bins and appends the
+  // merged block. A block appended and taken out again leaves every other
+  // queue as it was, so the same queues come from taking each free block of
+  // the run but the freed one out of its bin, merging the run into its
+  // leftmost block, and appending that once.
+  //
+  // No two free blocks are ever neighbours: every free merges its whole run,
+  // and the rest an alloc splits off lies between the block it used and that
+  // block's right neighbour, which was used or none. So the run is the freed
+  // block and at most one free neighbour on each side.
+  BlockId merged = freed;
+  if (const BlockId left = blocks_[freed].left; left != kNone && !blocks_[left].used) {
+    assert(blocks_[left].left == kNone || blocks_[blocks_[left].left].used);
+    remove_free(left);
+    absorb_right(left);
+    merged = left;
+  }
+  if (const BlockId right = blocks_[merged].right; right != kNone && !blocks_[right].used) {
+    assert(blocks_[right].right == kNone || blocks_[blocks_[right].right].used);
+    remove_free(right);
+    absorb_right(merged);
+  }
+  insert_free(merged);
+}
 
 }  // namespace planck

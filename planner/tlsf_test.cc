@@ -576,18 +576,19 @@ TEST(TlsfDifferential, AgreesWithAPlainModelOnAPlannerShapedLoad) {
     }
     std::optional<Bytes> want = m.alloc(sizes[i]);
     ASSERT_TRUE(want.has_value());
-    std::optional<Tlsf::Allocation> got = t.alloc_block(sizes[i]);
-    ASSERT_TRUE(got.has_value());
-    ASSERT_EQ(got->start, *want);
-    live.push_back(*got);
+    const Tlsf::Allocation got = t.alloc_block(sizes[i]);
+    ASSERT_TRUE(got.found());
+    ASSERT_EQ(got.start, *want);
+    live.push_back(got);
   }
   ASSERT_TRUE(same_state(t, m, true));
 }
 
 TEST(Tlsf, FreeingAnIdThatNamesNoUsedBlockIsAnError) {
   Tlsf t = make(4096, 256, 32);
-  const Tlsf::Allocation a = *t.alloc_block(256);
-  const Tlsf::Allocation b = *t.alloc_block(256);
+  const Tlsf::Allocation a = t.alloc_block(256);
+  const Tlsf::Allocation b = t.alloc_block(256);
+  ASSERT_TRUE(a.found() && b.found());
   EXPECT_FALSE(t.free_block(1000).ok());  // no such block
   ASSERT_TRUE(t.free_block(a.block).ok());
   Status again = t.free_block(a.block);
