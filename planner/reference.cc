@@ -85,11 +85,16 @@ bool is_plannable(const Storage& s) {
   return s.kind == StorageKind::Buffer && !s.held && !is_disk(s.device);
 }
 
+namespace {
+
 // Rule 3: lifetimes. An entry's storage is walked with its repeats: a
 // repeat sets the lifetime's end to the entry it already ends at, and the
 // first take of each storage comes in the order of rule 1, so no entry's
-// list of storage needs to be made.
-std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
+// list of storage needs to be made. made(lives, k) is told, now and then,
+// that lifetimes [0, k) are made (their buffer and first entry are final; a
+// later entry may still end them).
+template <class Made>
+std::vector<Lifetime> lifetimes_telling(const Schedule& s, Made&& made) {
   // At most one lifetime per storage: the first `count` are kept, the rest
   // cut off at the end, so that keeping one is a store, not a push_back's call.
   std::vector<Lifetime> out = huge_vector<Lifetime>(s.storage.size());
@@ -102,7 +107,8 @@ std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
   std::vector<std::uint32_t> index(s.storage.size(), kUnseen);
   // Storage id at entry e. The arrays are held by value, so that the
   // compiler keeps them in registers across the stores.
-  auto take = [&count, at_of = index.data(), lives = out.data(), &storage = s.storage](
+  constexpr std::uint32_t kMadeEvery = 1 << 12;  // a power of two
+  auto take = [&count, at_of = index.data(), lives = out.data(), &storage = s.storage, &made](
                   StorageId id, std::size_t e) __attribute__((always_inline)) {
     const std::uint32_t at = at_of[id];
     if (at < kNotPlanned) [[likely]] {
@@ -111,6 +117,7 @@ std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
       if (is_plannable(storage[id])) {
         at_of[id] = count;
         lives[count++] = {id, e, e};
+        if ((count & (kMadeEvery - 1)) == 0) made(static_cast<const Lifetime*>(lives), count);
       } else {
         at_of[id] = kNotPlanned;
       }
@@ -146,57 +153,87 @@ std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
   return out;
 }
 
-// Rules 4 and 5 read the same record of each planned buffer: one pass reads
-// it once for both. The sums are checked for overflow all together, and the
-// first buffer whose size overflows is found only when one does.
-SizesAndDevices sizes_and_devices(const Schedule& s, const std::vector<Lifetime>& lives) {
-  SizesAndDevices out;
-  if (lives.empty()) return out;
-  out.sizes.resize(lives.size());
-  bool overflow = false;
-  const auto rounded = [&overflow](const Storage& b) {
+}  // namespace
+
+std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
+  return lifetimes_telling(s, [](const Lifetime*, std::uint32_t) {});
+}
+
+namespace {
+
+// Rules 4 and 5 read the same record of each planned buffer: a maker
+// takes each record once for both, in order of first appearance. The sums
+// are checked for overflow all together, and the first buffer whose size
+// overflows is found only when one does.
+class SizesAndDevicesMaker {
+ public:
+  // Room for `planned` buffers, made once.
+  explicit SizesAndDevicesMaker(std::size_t planned) { out_.sizes.reserve(planned); }
+
+  // The next planned buffer in order of first appearance; its record stays
+  // where it is until finish.
+  void add(const Storage& b) {
     // round_up(x, 256) overflows exactly when x + 255 does.
     Bytes sum = 0;
     Bytes padded = 0;
-    overflow |= __builtin_add_overflow(b.phase, b.bytes, &sum);
-    overflow |= __builtin_add_overflow(sum, kPlaceAlign - 1, &padded);
-    return padded & ~(kPlaceAlign - 1);
-  };
-  // Most schedules plan for one device: until a buffer on another, the
-  // device is only compared with the first.
-  const Name& first = s.storage[lives.front().buffer].device;
-  Devices& devices = out.devices;
-  devices.names.push_back(first);
-  std::size_t i = 0;
-  for (; i < lives.size(); ++i) {
-    const Storage& b = s.storage[lives[i].buffer];
-    if (!(b.device == first)) break;
-    out.sizes[i] = rounded(b);
-  }
-  if (i < lives.size()) {
-    std::unordered_map<std::string_view, std::uint32_t> index{{first, 0}};  // device -> position in names
-    devices.of.assign(lives.size(), 0);
-    std::uint32_t last = 0;  // the previous buffer's device: neighbours mostly share one
-    for (; i < lives.size(); ++i) {
-      const Storage& b = s.storage[lives[i].buffer];
-      if (devices.names[last] != b.device) {
-        auto [it, fresh] = index.try_emplace(b.device, static_cast<std::uint32_t>(devices.names.size()));
-        if (fresh) devices.names.push_back(b.device);
-        last = it->second;
-      }
-      devices.of[i] = last;
-      out.sizes[i] = rounded(b);
+    overflow_ |= __builtin_add_overflow(b.phase, b.bytes, &sum);
+    overflow_ |= __builtin_add_overflow(sum, kPlaceAlign - 1, &padded);
+    out_.sizes.push_back(padded & ~(kPlaceAlign - 1));
+    // Most schedules plan for one device: until a buffer on another, the
+    // device is only compared with the first, and no list is kept.
+    if (first_ == nullptr) {
+      first_ = &b.device;
+      out_.devices.names.push_back(b.device);
+    } else if (!out_.devices.of.empty() || !(b.device == *first_)) [[unlikely]] {
+      add_device(b.device);
     }
   }
-  if (overflow) {
-    for (std::size_t j = 0; j < lives.size(); ++j) {
-      if (!rounded_size(s.storage[lives[j].buffer])) {
-        out.overflow = j;
-        break;
+
+  SizesAndDevices finish(const Schedule& s, const std::vector<Lifetime>& lives) && {
+    if (overflow_) {
+      for (std::size_t j = 0; j < lives.size(); ++j) {
+        if (!rounded_size(s.storage[lives[j].buffer])) {
+          out_.overflow = j;
+          break;
+        }
       }
     }
+    return std::move(out_);
   }
-  return out;
+
+ private:
+  // The device of the buffer just added, when there is more than one.
+  void add_device(const Name& device) {
+    Devices& devices = out_.devices;
+    if (devices.of.empty()) {
+      // The buffers before were all on the first device.
+      index_.emplace(*first_, 0);
+      devices.of.reserve(out_.sizes.capacity());
+      devices.of.assign(out_.sizes.size() - 1, 0);
+    }
+    if (devices.names[last_] != device) {  // neighbours mostly share one
+      auto [it, fresh] = index_.try_emplace(device, static_cast<std::uint32_t>(devices.names.size()));
+      if (fresh) devices.names.push_back(device);
+      last_ = it->second;
+    }
+    devices.of.push_back(last_);
+  }
+
+  SizesAndDevices out_;
+  bool overflow_ = false;
+  const Name* first_ = nullptr;  // the first buffer's device, in the schedule
+  // Device -> position in names, keyed by the text of the schedule's
+  // records, which stay where they are.
+  std::unordered_map<std::string_view, std::uint32_t> index_;
+  std::uint32_t last_ = 0;  // the previous buffer's device
+};
+
+}  // namespace
+
+SizesAndDevices sizes_and_devices(const Schedule& s, const std::vector<Lifetime>& lives) {
+  SizesAndDevicesMaker maker(lives.size());
+  for (const Lifetime& l : lives) maker.add(s.storage[l.buffer]);
+  return std::move(maker).finish(s, lives);
 }
 
 // Rule 4: sizes.
@@ -252,9 +289,7 @@ Result<Bytes> tlsf_capacity(const Schedule& s, const std::vector<Lifetime>& live
 // the order in which devices first appear among the events: a device's
 // first event opens its first buffer, and opens keep the order of first
 // appearance (rule 6).
-Result<std::vector<Tlsf>> make_allocators(const Schedule& s, const std::vector<Lifetime>& lives,
-                                          const std::vector<Bytes>& sizes, const Devices& devices) {
-  PLANCK_ASSIGN(const Bytes capacity, tlsf_capacity(s, lives, sizes));
+Result<std::vector<Tlsf>> make_allocators(Bytes capacity, const Devices& devices) {
   std::vector<Tlsf> out;
   for (std::size_t d = 0; d < devices.names.size(); ++d) {
     PLANCK_ASSIGN(Tlsf tlsf, Tlsf::create(capacity, kTlsfBlockSize, kTlsfSecondLevel));
@@ -299,7 +334,7 @@ CloseLists close_lists(const std::vector<Lifetime>& lives, std::size_t entries) 
 // that the places of lifetimes [0, k) are final. kOneDevice: every buffer
 // uses the first allocator.
 template <bool kOneDevice, class Placed>
-Status run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives, std::vector<Bytes>& place,
+Status run_tlsf_on(const Schedule& s, const std::vector<Lifetime>& lives, std::vector<Bytes>& place,
                 const CloseLists& closes, const Devices& devices, std::vector<Tlsf>& allocators,
                 Placed&& placed) {
   constexpr std::uint32_t kPlacedEvery = 1 << 12;  // a power of two
@@ -348,35 +383,64 @@ Status run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives, std::vect
 
 template <class Placed>
 Status run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives, std::vector<Bytes>& place,
-                const Devices& devices, std::vector<Tlsf>& allocators, Placed&& placed) {
-  const CloseLists closes = close_lists(lives, s.entries.size());
-  if (devices.of.empty()) return run_tlsf<true>(s, lives, place, closes, devices, allocators, placed);
-  return run_tlsf<false>(s, lives, place, closes, devices, allocators, placed);
+                const CloseLists& closes, const Devices& devices, std::vector<Tlsf>& allocators,
+                Placed&& placed) {
+  if (devices.of.empty()) return run_tlsf_on<true>(s, lives, place, closes, devices, allocators, placed);
+  return run_tlsf_on<false>(s, lives, place, closes, devices, allocators, placed);
 }
 
-// The plan of a large schedule is made on a second thread while the TLSF
-// run places its buffers: the placements of the buffers placed so far are
-// made as the run goes on. Both sides share the count of final places,
-// which the run raises and the maker waits on; kAborted stops the maker.
-class MadeAlongside {
- public:
-  static constexpr std::size_t kAborted = SIZE_MAX;
 
-  MadeAlongside(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices,
-                const std::vector<Bytes>& place)
-      : thread_([this, &s, &lives, &devices, &place] { make(s, lives, devices, place); }) {}
-  MadeAlongside(const MadeAlongside&) = delete;
-  MadeAlongside& operator=(const MadeAlongside&) = delete;
-  // A run that ends early, by an error or an exception, stops the maker.
-  ~MadeAlongside() {
+// The work a second thread does beside the reference planner on a large
+// schedule: rules 4 and 5 for the lifetimes rule 3 has made so far, while
+// rule 3 walks on, then rule 5's capacity, then the plan (rule 7) of the
+// buffers the TLSF run has placed so far, while the run goes on. The
+// planner tells it how far it is by two counts, which the second thread
+// waits on; kAborted in either stops it.
+class Alongside {
+ public:
+  static constexpr std::uint64_t kAborted = UINT64_MAX;
+
+  // The sizes, devices and capacity, once every lifetime is made.
+  struct Prepared {
+    SizesAndDevices sizes;  // the sizes, which the run turns into the places
+    Bytes capacity = 0;
+  };
+
+  explicit Alongside(const Schedule& s) : thread_([this, &s] { work(s); }) {}
+  Alongside(const Alongside&) = delete;
+  Alongside& operator=(const Alongside&) = delete;
+  // A planner that stops early, by an error or an exception, stops it.
+  ~Alongside() {
     if (thread_.joinable()) {
-      tell(kAborted);
+      tell(made_, kAborted);
+      tell(placed_, kAborted);
       thread_.join();
     }
   }
 
+  // Lifetimes [0, k) of the array at `lives` are made. The array stays
+  // where it is: it becomes the vector made_all tells of.
+  void made(const Lifetime* lives, std::uint32_t k) {
+    walked_.store(lives, std::memory_order_relaxed);  // told by the store to made_
+    tell(made_, k);
+  }
+  // Every lifetime is made: `lives`, which outlives this object.
+  void made_all(const std::vector<Lifetime>& lives) {
+    lives_ = &lives;
+    tell(made_, kAll | lives.size());
+  }
+
+  // The sizes, devices and capacity, or the error of a size or a capacity
+  // that overflows; waits for them.
+  Result<Prepared*> prepared() {
+    prepared_.wait(0, std::memory_order_acquire);
+    if (preparing_failure_) std::rethrow_exception(preparing_failure_);
+    if (!preparation_.ok()) return std::move(preparation_).error();
+    return &*preparation_;
+  }
+
   // The places of lifetimes [0, k) are final.
-  void placed(std::size_t k) { tell(k); }
+  void placed(std::size_t k) { tell(placed_, k); }
 
   // The plan, once placed(every lifetime) was told.
   Result<Plan> plan() {
@@ -386,20 +450,52 @@ class MadeAlongside {
   }
 
  private:
-  void tell(std::size_t k) {
-    placed_.store(k, std::memory_order_release);
-    placed_.notify_one();
+  static constexpr std::uint64_t kAll = std::uint64_t{1} << 62;  // made_: every lifetime is made
+
+  static void tell(std::atomic<std::uint64_t>& count, std::uint64_t value) {
+    count.store(value, std::memory_order_release);
+    count.notify_one();
   }
 
-  void make(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices,
-            const std::vector<Bytes>& place) {
+  void work(const Schedule& s) {
+    if (prepare(s)) make(s);
+  }
+
+  // Rules 4 and 5 while rule 3 walks, then the capacity; false when the
+  // planner stops or preparing fails.
+  bool prepare(const Schedule& s) {
     try {
-      PlanMaker maker(s, lives, devices);
+      SizesAndDevicesMaker sizes(s.storage.size());
+      std::uint64_t taken = 0;
+      for (;;) {
+        const std::uint64_t made = made_.load(std::memory_order_acquire);
+        if (made == kAborted) return false;
+        const std::uint64_t k = made & ~kAll;
+        const Lifetime* const lives = (made & kAll) != 0 ? lives_->data() : walked_.load(std::memory_order_relaxed);
+        for (; taken < k; ++taken) sizes.add(s.storage[lives[taken].buffer]);
+        if ((made & kAll) != 0) break;
+        made_.wait(made, std::memory_order_acquire);
+      }
+      const std::vector<Lifetime>& lives = *lives_;
+      preparation_ = prepared_from(s, lives, std::move(sizes).finish(s, lives));
+    } catch (...) {
+      preparing_failure_ = std::current_exception();
+    }
+    tell(prepared_, 1);
+    return !preparing_failure_ && preparation_.ok() && !lives_->empty();
+  }
+
+  // Rule 7 while the run places the buffers.
+  void make(const Schedule& s) {
+    try {
+      const std::vector<Lifetime>& lives = *lives_;
+      const Prepared& prepared = *preparation_;
+      PlanMaker maker(s, lives, prepared.sizes.devices);
       while (maker.added() < lives.size()) {
-        const std::size_t ready = placed_.load(std::memory_order_acquire);
+        const std::uint64_t ready = placed_.load(std::memory_order_acquire);
         if (ready == kAborted) return;
         if (ready > maker.added()) {
-          maker.add(place.data(), ready);
+          maker.add(prepared.sizes.sizes.data(), ready);
         } else {
           placed_.wait(ready, std::memory_order_acquire);
         }
@@ -410,9 +506,22 @@ class MadeAlongside {
     }
   }
 
-  std::atomic<std::size_t> placed_{0};
+  static Result<Prepared> prepared_from(const Schedule& s, const std::vector<Lifetime>& lives, SizesAndDevices sizes) {
+    if (sizes.overflow) return rounded_size_overflow(s.storage[lives[*sizes.overflow].buffer]);
+    if (lives.empty()) return Prepared{std::move(sizes), 0};
+    PLANCK_ASSIGN(const Bytes capacity, tlsf_capacity(s, lives, sizes.sizes));
+    return Prepared{std::move(sizes), capacity};
+  }
+
+  std::atomic<std::uint64_t> made_{0};    // lifetimes made, with kAll once every one is
+  std::atomic<std::uint64_t> placed_{0};  // places final
+  std::atomic<std::uint64_t> prepared_{0};  // 1 once the preparation is done
+  std::atomic<const Lifetime*> walked_{nullptr};  // the lifetimes while rule 3 walks
+  const std::vector<Lifetime>* lives_ = nullptr;  // the lifetimes once it is done
+  Result<Prepared> preparation_{Error{}};
+  std::exception_ptr preparing_failure_;  // written before prepared_ is told
   std::optional<Result<Plan>> plan_;
-  std::exception_ptr failure_;
+  std::exception_ptr failure_;  // read once the thread is joined
   std::thread thread_;  // last: it starts once the members it uses are made
 };
 
@@ -539,32 +648,48 @@ class TlsfPlanner final : public Planner {
   std::string_view name() const override { return "tlsf"; }
 
   Result<Plan> plan(const Schedule& s) const override {
+    if (s.storage.size() >= kAlongside && s.entries.size() >= kAlongside / 4) {
+      // Declared first, so that the second thread, which reads them, is
+      // stopped before they go.
+      std::vector<Lifetime> lives;
+      std::optional<Alongside> helper;
+      try {
+        helper.emplace(s);
+      } catch (const std::system_error&) {
+        // No thread to be had: the plan is made by this one, as below.
+      }
+      if (helper) return plan_alongside(s, *helper, lives);
+    }
     const std::vector<Lifetime> lives = planned_lifetimes(s);  // rules 1 to 3
     if (lives.empty()) return Plan{};
     SizesAndDevices both = sizes_and_devices(s, lives);  // rules 4 and 5
     if (both.overflow) return rounded_size_overflow(s.storage[lives[*both.overflow].buffer]);
-    const Devices devices = std::move(both.devices);
+    const Devices& devices = both.devices;
     std::vector<Bytes>& place = both.sizes;  // the sizes, then the places (run_tlsf)
-    PLANCK_ASSIGN(std::vector<Tlsf> allocators, make_allocators(s, lives, place, devices));
-    if (lives.size() >= kMadeAlongside) {
-      std::optional<MadeAlongside> maker;
-      try {
-        maker.emplace(s, lives, devices, place);
-      } catch (const std::system_error&) {
-        // No thread to be had: the plan is made after the run, as below.
-      }
-      if (maker) {
-        PLANCK_TRY(run_tlsf(s, lives, place, devices, allocators, [&](std::size_t k) { maker->placed(k); }));
-        return maker->plan();
-      }
-    }
-    PLANCK_TRY(run_tlsf(s, lives, place, devices, allocators, [](std::size_t) {}));
+    PLANCK_ASSIGN(const Bytes capacity, tlsf_capacity(s, lives, place));
+    PLANCK_ASSIGN(std::vector<Tlsf> allocators, make_allocators(capacity, devices));
+    const CloseLists closing = close_lists(lives, s.entries.size());
+    PLANCK_TRY(run_tlsf(s, lives, place, closing, devices, allocators, [](std::size_t) {}));
     return plan_result(s, lives, devices, place);
   }
 
  private:
-  // From this many planned buffers on, the plan is made alongside the run.
-  static constexpr std::size_t kMadeAlongside = 1 << 15;
+  // From this many storage records on (and a quarter as many entries), a
+  // second thread takes rules 4, 5 and 7 beside rules 3 and 6 (Alongside).
+  static constexpr std::size_t kAlongside = 1 << 15;
+
+  static Result<Plan> plan_alongside(const Schedule& s, Alongside& helper, std::vector<Lifetime>& lives) {
+    lives = lifetimes_telling(s, [&helper](const Lifetime* made, std::uint32_t k) { helper.made(made, k); });
+    helper.made_all(lives);
+    if (lives.empty()) return Plan{};
+    const CloseLists closes = close_lists(lives, s.entries.size());
+    PLANCK_ASSIGN(Alongside::Prepared* const prepared, helper.prepared());
+    const Devices& devices = prepared->sizes.devices;
+    PLANCK_ASSIGN(std::vector<Tlsf> allocators, make_allocators(prepared->capacity, devices));
+    PLANCK_TRY(run_tlsf(s, lives, prepared->sizes.sizes, closes, devices, allocators,
+                        [&helper](std::size_t k) { helper.placed(k); }));
+    return helper.plan();
+  }
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 #include "model/text.h"
 
 #include "planner/planner.h"
+#include "planner/rules.h"
 #include "model/plan.h"
 #include "properties/chain.h"
 #include "properties/choices.h"
@@ -98,10 +100,11 @@ TEST(ReferencePlanner, AgreesByteForByteWithThePlainModel) {
   check(planner_property(*tlsf, schedules(), &agrees_with_plain_model), kCases);
 }
 
-// From 32,768 planned buffers on, the reference planner makes the plan on a
-// second thread while its TLSF run places the buffers. Chains past that
-// size, flat, with loops and over four devices, give the plain model's plan
-// byte for byte.
+// From 32,768 storage records on, the reference planner takes rules 4 and
+// 5 on a second thread while rule 3 walks, and makes the plan there while
+// its TLSF run places the buffers. Chains past that size, flat, with loops
+// and over four devices, give the plain model's plan byte for byte, and a
+// size or a capacity that overflows gives the model's error.
 TEST(ReferencePlanner, PlanMadeAlongsideTheRunIsThePlainModelsPlan) {
   const std::unique_ptr<Planner> tlsf = make_planner("tlsf");
   ASSERT_NE(tlsf, nullptr);
@@ -118,6 +121,33 @@ TEST(ReferencePlanner, PlanMadeAlongsideTheRunIsThePlainModelsPlan) {
     ASSERT_EQ(got->placements.size(), kBuffers);
     EXPECT_EQ(print_plan(*got), print_plan(*want)) << "loop body " << options.loop_body << ", devices " << options.devices;
   }
+}
+
+TEST(ReferencePlanner, OverflowAlongsideTheRunIsThePlainModelsError) {
+  const std::unique_ptr<Planner> tlsf = make_planner("tlsf");
+  ASSERT_NE(tlsf, nullptr);
+  gen::SeededChoices choices(7);
+  const Schedule chain = gen::generate_chain_schedule(choices, {.buffers = 34'000});
+  // A rounded size past 2^64 (t20000, made by the 20,000th kernel), and two
+  // halves of 2^64 whose sum of rounded sizes passes it at t30000. The model
+  // words its errors its own way: both name the buffer.
+  Schedule sized = chain;
+  sized.storage[20'001].bytes = ~Bytes{0} - 100;
+  Schedule summed = chain;
+  summed.storage[20'001].bytes = Bytes{1} << 63;
+  summed.storage[30'001].bytes = Bytes{1} << 63;
+  const std::pair<const Schedule*, std::string> cases[] = {{&sized, "buffer t20000"}, {&summed, "buffer t30000"}};
+  for (const auto& [s, buffer] : cases) {
+    const Result<Plan> got = tlsf->plan(*s);
+    const Result<Plan> want = model_plan(*s);
+    ASSERT_FALSE(got.ok());
+    ASSERT_FALSE(want.ok());
+    EXPECT_NE(got.error().message().find(buffer), std::string::npos) << got.error().message();
+    EXPECT_NE(want.error().message().find(buffer), std::string::npos) << want.error().message();
+  }
+  // The same error as the rules one at a time give.
+  EXPECT_EQ(tlsf->plan(sized).error().message(), rounded_sizes(sized, planned_lifetimes(sized)).error().message());
+  EXPECT_NE(tlsf->plan(summed).error().message().find("the sum of planned sizes"), std::string::npos);
 }
 
 // greedy and bysize find the buffers alive with each one through an index by
