@@ -92,12 +92,14 @@ namespace {
 // first take of each storage comes in the order of rule 1, so no entry's
 // list of storage needs to be made. made(lives, k) is told, now and then,
 // that lifetimes [0, k) are made (their buffer and first entry are final; a
-// later entry may still end them).
+// later entry may still end them). The lifetimes go to `out`, which the
+// caller holds, so that whoever was told of its array can rely on it until
+// the caller lets it go.
 template <class Made>
-std::vector<Lifetime> lifetimes_telling(const Schedule& s, Made&& made) {
+void lifetimes_telling(const Schedule& s, std::vector<Lifetime>& out, Made&& made) {
   // At most one lifetime per storage: the first `count` are kept, the rest
   // cut off at the end, so that keeping one is a store, not a push_back's call.
-  std::vector<Lifetime> out = huge_vector<Lifetime>(s.storage.size());
+  out = huge_vector<Lifetime>(s.storage.size());
   std::uint32_t count = 0;
   // Per storage: its position in out, or one of these two. Each storage is
   // judged by rule 2 once, when first taken. Positions fit 32 bits, as
@@ -150,13 +152,14 @@ std::vector<Lifetime> lifetimes_telling(const Schedule& s, Made&& made) {
   }
   for (; e < entry_count; ++e) take_entry(entries[e], e);
   out.resize(count);
-  return out;
 }
 
 }  // namespace
 
 std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
-  return lifetimes_telling(s, [](const Lifetime*, std::uint32_t) {});
+  std::vector<Lifetime> out;
+  lifetimes_telling(s, out, [](const Lifetime*, std::uint32_t) {});
+  return out;
 }
 
 namespace {
@@ -381,6 +384,7 @@ Status run_tlsf_on(const Schedule& s, const std::vector<Lifetime>& lives, std::v
   return Ok{};
 }
 
+// run_tlsf_on for one device or for several.
 template <class Placed>
 Status run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives, std::vector<Bytes>& place,
                 const CloseLists& closes, const Devices& devices, std::vector<Tlsf>& allocators,
@@ -388,7 +392,6 @@ Status run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives, std::vect
   if (devices.of.empty()) return run_tlsf_on<true>(s, lives, place, closes, devices, allocators, placed);
   return run_tlsf_on<false>(s, lives, place, closes, devices, allocators, placed);
 }
-
 
 // The work a second thread does beside the reference planner on a large
 // schedule: rules 4 and 5 for the lifetimes rule 3 has made so far, while
@@ -398,7 +401,10 @@ Status run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives, std::vect
 // waits on; kAborted in either stops it.
 class Alongside {
  public:
-  static constexpr std::uint64_t kAborted = UINT64_MAX;
+  static constexpr std::uint32_t kAborted = UINT32_MAX;
+  // Counts are 32-bit, which the system's futex waits on directly; a
+  // lifetime count stays below kAll (TlsfPlanner::plan).
+  static constexpr std::uint32_t kAll = std::uint32_t{1} << 31;  // made_: every lifetime is made
 
   // The sizes, devices and capacity, once every lifetime is made.
   struct Prepared {
@@ -427,7 +433,7 @@ class Alongside {
   // Every lifetime is made: `lives`, which outlives this object.
   void made_all(const std::vector<Lifetime>& lives) {
     lives_ = &lives;
-    tell(made_, kAll | lives.size());
+    tell(made_, kAll | static_cast<std::uint32_t>(lives.size()));
   }
 
   // The sizes, devices and capacity, or the error of a size or a capacity
@@ -440,7 +446,7 @@ class Alongside {
   }
 
   // The places of lifetimes [0, k) are final.
-  void placed(std::size_t k) { tell(placed_, k); }
+  void placed(std::size_t k) { tell(placed_, static_cast<std::uint32_t>(k)); }
 
   // The plan, once placed(every lifetime) was told.
   Result<Plan> plan() {
@@ -450,9 +456,8 @@ class Alongside {
   }
 
  private:
-  static constexpr std::uint64_t kAll = std::uint64_t{1} << 62;  // made_: every lifetime is made
 
-  static void tell(std::atomic<std::uint64_t>& count, std::uint64_t value) {
+  static void tell(std::atomic<std::uint32_t>& count, std::uint32_t value) {
     count.store(value, std::memory_order_release);
     count.notify_one();
   }
@@ -466,11 +471,11 @@ class Alongside {
   bool prepare(const Schedule& s) {
     try {
       SizesAndDevicesMaker sizes(s.storage.size());
-      std::uint64_t taken = 0;
+      std::uint32_t taken = 0;
       for (;;) {
-        const std::uint64_t made = made_.load(std::memory_order_acquire);
+        const std::uint32_t made = made_.load(std::memory_order_acquire);
         if (made == kAborted) return false;
-        const std::uint64_t k = made & ~kAll;
+        const std::uint32_t k = made & ~kAll;
         const Lifetime* const lives = (made & kAll) != 0 ? lives_->data() : walked_.load(std::memory_order_relaxed);
         for (; taken < k; ++taken) sizes.add(s.storage[lives[taken].buffer]);
         if ((made & kAll) != 0) break;
@@ -481,8 +486,10 @@ class Alongside {
     } catch (...) {
       preparing_failure_ = std::current_exception();
     }
+    // Read before the planner is told: from then on it takes the preparation.
+    const bool go = !preparing_failure_ && preparation_.ok() && !lives_->empty();
     tell(prepared_, 1);
-    return !preparing_failure_ && preparation_.ok() && !lives_->empty();
+    return go;
   }
 
   // Rule 7 while the run places the buffers.
@@ -492,7 +499,7 @@ class Alongside {
       const Prepared& prepared = *preparation_;
       PlanMaker maker(s, lives, prepared.sizes.devices);
       while (maker.added() < lives.size()) {
-        const std::uint64_t ready = placed_.load(std::memory_order_acquire);
+        const std::uint32_t ready = placed_.load(std::memory_order_acquire);
         if (ready == kAborted) return;
         if (ready > maker.added()) {
           maker.add(prepared.sizes.sizes.data(), ready);
@@ -513,9 +520,9 @@ class Alongside {
     return Prepared{std::move(sizes), capacity};
   }
 
-  std::atomic<std::uint64_t> made_{0};    // lifetimes made, with kAll once every one is
-  std::atomic<std::uint64_t> placed_{0};  // places final
-  std::atomic<std::uint64_t> prepared_{0};  // 1 once the preparation is done
+  std::atomic<std::uint32_t> made_{0};      // lifetimes made, with kAll once every one is
+  std::atomic<std::uint32_t> placed_{0};    // places final
+  std::atomic<std::uint32_t> prepared_{0};  // 1 once the preparation is done
   std::atomic<const Lifetime*> walked_{nullptr};  // the lifetimes while rule 3 walks
   const std::vector<Lifetime>* lives_ = nullptr;  // the lifetimes once it is done
   Result<Prepared> preparation_{Error{}};
@@ -648,7 +655,7 @@ class TlsfPlanner final : public Planner {
   std::string_view name() const override { return "tlsf"; }
 
   Result<Plan> plan(const Schedule& s) const override {
-    if (s.storage.size() >= kAlongside && s.entries.size() >= kAlongside / 4) {
+    if (s.storage.size() >= kAlongside && s.storage.size() < Alongside::kAll - 1 && s.entries.size() >= kAlongside / 4) {
       // Declared first, so that the second thread, which reads them, is
       // stopped before they go.
       std::vector<Lifetime> lives;
@@ -679,7 +686,7 @@ class TlsfPlanner final : public Planner {
   static constexpr std::size_t kAlongside = 1 << 15;
 
   static Result<Plan> plan_alongside(const Schedule& s, Alongside& helper, std::vector<Lifetime>& lives) {
-    lives = lifetimes_telling(s, [&helper](const Lifetime* made, std::uint32_t k) { helper.made(made, k); });
+    lifetimes_telling(s, lives, [&helper](const Lifetime* made, std::uint32_t k) { helper.made(made, k); });
     helper.made_all(lives);
     if (lives.empty()) return Plan{};
     const CloseLists closes = close_lists(lives, s.entries.size());
