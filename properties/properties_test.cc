@@ -105,15 +105,28 @@ TEST(ReferencePlanner, AgreesByteForByteWithThePlainModel) {
 // its TLSF run places the buffers. Chains past that size, flat, with loops
 // and over four devices, give the plain model's plan byte for byte, and a
 // size or a capacity that overflows gives the model's error.
+//
+// The chains are of 9,000 buffers, some thousands more than the second
+// thread takes at a time, and the params no entry takes bring the storage
+// records to 33,001, so that the plain model stays quick under the sanitizers.
+Schedule chain_past_the_second_thread(const gen::ChainOptions& options) {
+  gen::SeededChoices choices(7);
+  Schedule s = gen::generate_chain_schedule(choices, options);
+  for (std::size_t i = 0; s.storage.size() < 33'001; ++i) {
+    s.storage.push_back({.kind = StorageKind::Param, .dtype = Dtype::Float32, .name = fmt::format("unused{}", i),
+                         .device = "CUDA", .bytes = 4});
+  }
+  return s;
+}
+
 TEST(ReferencePlanner, PlanMadeAlongsideTheRunIsThePlainModelsPlan) {
   const std::unique_ptr<Planner> tlsf = make_planner("tlsf");
   ASSERT_NE(tlsf, nullptr);
-  constexpr std::size_t kBuffers = 34'000;
+  constexpr std::size_t kBuffers = 9'000;
   const gen::ChainOptions shapes[] = {
       {.buffers = kBuffers}, {.buffers = kBuffers, .loop_body = 16}, {.buffers = kBuffers, .devices = 4}};
   for (const gen::ChainOptions& options : shapes) {
-    gen::SeededChoices choices(7);
-    const Schedule s = gen::generate_chain_schedule(choices, options);
+    const Schedule s = chain_past_the_second_thread(options);
     const Result<Plan> got = tlsf->plan(s);
     const Result<Plan> want = model_plan(s);
     ASSERT_TRUE(got.ok()) << got.error().message();
@@ -126,17 +139,16 @@ TEST(ReferencePlanner, PlanMadeAlongsideTheRunIsThePlainModelsPlan) {
 TEST(ReferencePlanner, OverflowAlongsideTheRunIsThePlainModelsError) {
   const std::unique_ptr<Planner> tlsf = make_planner("tlsf");
   ASSERT_NE(tlsf, nullptr);
-  gen::SeededChoices choices(7);
-  const Schedule chain = gen::generate_chain_schedule(choices, {.buffers = 34'000});
-  // A rounded size past 2^64 (t20000, made by the 20,000th kernel), and two
-  // halves of 2^64 whose sum of rounded sizes passes it at t30000. The model
+  const Schedule chain = chain_past_the_second_thread({.buffers = 9'000});
+  // A rounded size past 2^64 (t5000, made by the 5,000th kernel), and two
+  // halves of 2^64 whose sum of rounded sizes passes it at t8000. The model
   // words its errors its own way: both name the buffer.
   Schedule sized = chain;
-  sized.storage[20'001].bytes = ~Bytes{0} - 100;
+  sized.storage[5'001].bytes = ~Bytes{0} - 100;
   Schedule summed = chain;
-  summed.storage[20'001].bytes = Bytes{1} << 63;
-  summed.storage[30'001].bytes = Bytes{1} << 63;
-  const std::pair<const Schedule*, std::string> cases[] = {{&sized, "buffer t20000"}, {&summed, "buffer t30000"}};
+  summed.storage[5'001].bytes = Bytes{1} << 63;
+  summed.storage[8'001].bytes = Bytes{1} << 63;
+  const std::pair<const Schedule*, std::string> cases[] = {{&sized, "buffer t5000"}, {&summed, "buffer t8000"}};
   for (const auto& [s, buffer] : cases) {
     const Result<Plan> got = tlsf->plan(*s);
     const Result<Plan> want = model_plan(*s);
