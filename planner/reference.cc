@@ -1,8 +1,9 @@
 // The reference planner ("tlsf") of SPEC section 3, rule by rule, in the
 // order of the rules: each numbered rule is the function named for it
-// below, and TlsfPlanner::plan at the end runs rules 1 to 7 in that order.
-// Rules 8 to 10 make the output of any planner's plan; plan_schedule.cc
-// applies them.
+// below, and TlsfPlanner::plan at the end runs rules 1 to 7 in that order,
+// or on a large schedule hands rules 4, 5 and 7 to a second thread that
+// takes them as rules 3 and 6 go on (Alongside). Rules 8 to 10 make the
+// output of any planner's plan; plan_schedule.cc applies them.
 
 #include <fmt/format.h>
 
