@@ -50,8 +50,9 @@ struct TlsfRun {
 
 TlsfRun tlsf_run(const Schedule& s) {
   const std::vector<Lifetime> lives = planned_lifetimes(s);
-  const std::vector<Bytes> sizes = *rounded_sizes(s, lives);
-  const Devices devices = planned_devices(s, lives);
+  const SizesAndDevices both = *sizes_and_devices(s, lives);
+  const std::vector<Bytes>& sizes = both.sizes;
+  const Devices& devices = both.devices;
   TlsfRun run{.devices = devices.names.size()};
   for (Bytes size : sizes) run.capacity += 2 * std::max(kPlaceAlign, size);
   struct Timed {

@@ -12,9 +12,10 @@ namespace planck {
 
 Result<std::vector<DeviceLoad>> device_loads(const Schedule& s) {
   const std::vector<Lifetime> lives = planned_lifetimes(s);
-  PLANCK_ASSIGN(const std::vector<Bytes> sizes, rounded_sizes(s, lives));
+  PLANCK_ASSIGN(const SizesAndDevices both, sizes_and_devices(s, lives));  // rules 4 and 5
+  const std::vector<Bytes>& sizes = both.sizes;
+  const Devices& devices = both.devices;
   std::vector<DeviceLoad> out;
-  const Devices devices = planned_devices(s, lives);
   const std::vector<std::vector<std::size_t>> groups = lifetimes_by_device(devices, lives.size());
   for (std::size_t d = 0; d < groups.size(); ++d) {
     const std::vector<std::size_t>& group = groups[d];

@@ -27,8 +27,9 @@ Error timeout_error() {
 Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place, const Deadline& deadline) {
   const std::vector<Lifetime> lives = planned_lifetimes(s);
   if (lives.empty()) return Plan{};
-  PLANCK_ASSIGN(const std::vector<Bytes> sizes, rounded_sizes(s, lives));
-  const Devices devices = planned_devices(s, lives);
+  PLANCK_ASSIGN(const SizesAndDevices both, sizes_and_devices(s, lives));  // rules 4 and 5
+  const std::vector<Bytes>& sizes = both.sizes;
+  const Devices& devices = both.devices;
 
   std::vector<Bytes> places(lives.size());
   for (const std::vector<std::size_t>& group : lifetimes_by_device(devices, lives.size())) {

@@ -168,7 +168,7 @@ namespace {
 // Rules 4 and 5 read the same record of each planned buffer: a maker
 // takes each record once for both, in order of first appearance. The sums
 // are checked for overflow all together, and the first buffer whose size
-// overflows is found only when one does.
+// overflows is named only when one does.
 class SizesAndDevicesMaker {
  public:
   // Room for `planned` buffers, made once.
@@ -193,17 +193,15 @@ class SizesAndDevicesMaker {
     }
   }
 
-  SizesAndDevices finish(const Schedule& s, const std::vector<Lifetime>& lives) && {
+  // Both rules, or rule 4's error for the first buffer whose size overflows.
+  Result<SizesAndDevices> finish(const Schedule& s, const std::vector<Lifetime>& lives) && {
     if (overflow_) {
-      for (std::size_t j = 0; j < lives.size(); ++j) {
-        if (!rounded_size(s.storage[lives[j].buffer])) {
-          out_.overflow = j;
-          break;
-        }
-      }
+      for (const Lifetime& l : lives) PLANCK_TRY(rounded_size(s.storage[l.buffer]));
     }
     return std::move(out_);
   }
+  // Rule 5 alone, whatever the sizes.
+  Devices devices() && { return std::move(out_.devices); }
 
  private:
   // The device of the buffer just added, when there is more than one.
@@ -234,22 +232,29 @@ class SizesAndDevicesMaker {
 
 }  // namespace
 
-SizesAndDevices sizes_and_devices(const Schedule& s, const std::vector<Lifetime>& lives) {
+namespace {
+
+SizesAndDevicesMaker made_for(const Schedule& s, const std::vector<Lifetime>& lives) {
   SizesAndDevicesMaker maker(lives.size());
   for (const Lifetime& l : lives) maker.add(s.storage[l.buffer]);
-  return std::move(maker).finish(s, lives);
+  return maker;
+}
+
+}  // namespace
+
+Result<SizesAndDevices> sizes_and_devices(const Schedule& s, const std::vector<Lifetime>& lives) {
+  return made_for(s, lives).finish(s, lives);
 }
 
 // Rule 4: sizes.
 Result<std::vector<Bytes>> rounded_sizes(const Schedule& s, const std::vector<Lifetime>& lives) {
-  SizesAndDevices both = sizes_and_devices(s, lives);
-  if (both.overflow) return rounded_size_overflow(s.storage[lives[*both.overflow].buffer]);
+  PLANCK_ASSIGN(SizesAndDevices both, sizes_and_devices(s, lives));
   return std::move(both.sizes);
 }
 
 // Rule 5: arenas, one per device.
 Devices planned_devices(const Schedule& s, const std::vector<Lifetime>& lives) {
-  return std::move(sizes_and_devices(s, lives).devices);
+  return made_for(s, lives).devices();
 }
 
 std::vector<std::vector<std::size_t>> lifetimes_by_device(const Devices& devices, std::size_t lives) {
@@ -339,8 +344,8 @@ CloseLists close_lists(const std::vector<Lifetime>& lives, std::size_t entries) 
 // uses the first allocator.
 template <bool kOneDevice, class Placed>
 Status run_tlsf_on(const Schedule& s, const std::vector<Lifetime>& lives, std::vector<Bytes>& place,
-                const CloseLists& closes, const Devices& devices, std::vector<Tlsf>& allocators,
-                Placed&& placed) {
+                   const CloseLists& closes, const Devices& devices, std::vector<Tlsf>& allocators,
+                   Placed&& placed) {
   constexpr std::uint32_t kPlacedEvery = 1 << 12;  // a power of two
   // What each open's alloc returned, for its close; each is written by the
   // open before its close reads it.
@@ -482,8 +487,7 @@ class Alongside {
         if ((made & kAll) != 0) break;
         made_.wait(made, std::memory_order_acquire);
       }
-      const std::vector<Lifetime>& lives = *lives_;
-      preparation_ = prepared_from(s, lives, std::move(sizes).finish(s, lives));
+      preparation_ = prepared_from(s, *lives_, std::move(sizes).finish(s, *lives_));
     } catch (...) {
       preparing_failure_ = std::current_exception();
     }
@@ -514,8 +518,9 @@ class Alongside {
     }
   }
 
-  static Result<Prepared> prepared_from(const Schedule& s, const std::vector<Lifetime>& lives, SizesAndDevices sizes) {
-    if (sizes.overflow) return rounded_size_overflow(s.storage[lives[*sizes.overflow].buffer]);
+  static Result<Prepared> prepared_from(const Schedule& s, const std::vector<Lifetime>& lives,
+                                        Result<SizesAndDevices> made) {
+    PLANCK_ASSIGN(SizesAndDevices sizes, std::move(made));
     if (lives.empty()) return Prepared{std::move(sizes), 0};
     PLANCK_ASSIGN(const Bytes capacity, tlsf_capacity(s, lives, sizes.sizes));
     return Prepared{std::move(sizes), capacity};
@@ -656,7 +661,8 @@ class TlsfPlanner final : public Planner {
   std::string_view name() const override { return "tlsf"; }
 
   Result<Plan> plan(const Schedule& s) const override {
-    if (s.storage.size() >= kAlongside && s.storage.size() < Alongside::kAll - 1 && s.entries.size() >= kAlongside / 4) {
+    if (s.storage.size() >= kAlongside && s.storage.size() < Alongside::kAll - 1 &&
+        s.entries.size() >= kAlongside / 4) {
       // Declared first, so that the second thread, which reads them, is
       // stopped before they go.
       std::vector<Lifetime> lives;
@@ -670,8 +676,7 @@ class TlsfPlanner final : public Planner {
     }
     const std::vector<Lifetime> lives = planned_lifetimes(s);  // rules 1 to 3
     if (lives.empty()) return Plan{};
-    SizesAndDevices both = sizes_and_devices(s, lives);  // rules 4 and 5
-    if (both.overflow) return rounded_size_overflow(s.storage[lives[*both.overflow].buffer]);
+    PLANCK_ASSIGN(SizesAndDevices both, sizes_and_devices(s, lives));  // rules 4 and 5
     const Devices& devices = both.devices;
     std::vector<Bytes>& place = both.sizes;  // the sizes, then the places (run_tlsf)
     PLANCK_ASSIGN(const Bytes capacity, tlsf_capacity(s, lives, place));

@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,15 +57,13 @@ struct Devices {
 Devices planned_devices(const Schedule& s, const std::vector<Lifetime>& lives);
 
 // Rules 4 and 5 at once, from one read of each planned buffer's record:
-// rounded_sizes and planned_devices are each its part of this.
+// rounded_sizes and planned_devices are each its part of this. A size that
+// overflows is rounded_sizes' error.
 struct SizesAndDevices {
   std::vector<Bytes> sizes;  // rounded_size of each planned buffer, parallel to lives
   Devices devices;
-  // The first lifetime whose rounded size passes 2^64 (sizes then holds
-  // no meaningful value for it), or none.
-  std::optional<std::size_t> overflow;
 };
-SizesAndDevices sizes_and_devices(const Schedule& s, const std::vector<Lifetime>& lives);
+Result<SizesAndDevices> sizes_and_devices(const Schedule& s, const std::vector<Lifetime>& lives);
 
 // Each device's planned buffers, as indices into the lifetimes, in order of
 // first appearance; one list per device of `devices`, in its order.

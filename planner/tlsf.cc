@@ -1,8 +1,6 @@
 #include "planner/tlsf.h"
 
 #include <algorithm>
-#include <bit>
-#include <cassert>
 
 #include <fmt/format.h>
 
@@ -49,14 +47,11 @@ Tlsf::Tlsf(Bytes capacity, Bytes block_size, int second_level_bits)
   insert_free(new_block(0, capacity_, kNone, kNone));
 }
 
-
-
 Tlsf::BlockId Tlsf::add_id() {
   blocks_.emplace_back();
   links_.emplace_back();
   return static_cast<BlockId>(blocks_.size() - 1);
 }
-
 
 void Tlsf::index_starts() {
   indexed_ = true;
@@ -64,15 +59,11 @@ void Tlsf::index_starts() {
   for (BlockId at = kFirst; at != kNone; at = blocks_[at].right) starting_[blocks_[at].start] = at;
 }
 
-
-
-
 std::optional<Bytes> Tlsf::alloc(Bytes r) {
   const Allocation a = alloc_block(r);
   if (!a.found()) return std::nullopt;
   return a.start;
 }
-
 
 Status Tlsf::free(Bytes addr) {
   if (addr >= capacity_) {
@@ -93,8 +84,6 @@ Status Tlsf::free(Bytes addr) {
 Error Tlsf::no_used_block(BlockId id) {
   return Error{"", fmt::format("free of block {}: no used block has this id", id)};
 }
-
-
 
 std::vector<Tlsf::Block> Tlsf::blocks() const {
   std::vector<Block> out;

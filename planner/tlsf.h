@@ -5,8 +5,8 @@
 // exact-size free block exists; bins are FIFO queues).
 
 #include <algorithm>
-#include <cassert>
 #include <bit>
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
