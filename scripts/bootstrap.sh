@@ -8,7 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libz3-dev z3
   libcli11-dev libfmt-dev nlohmann-json3-dev
-  libclang-rt-14-dev libmimalloc-dev
+  libclang-rt-14-dev libmimalloc-dev ccache
 )
 
 missing=()
