@@ -63,6 +63,7 @@ Example library(const std::string& name, const std::string& path) {
 }
 
 std::string example_name(const ::testing::TestParamInfo<Example>& info) { return info.param.name; }
+void PrintTo(const Example& e, std::ostream* os) { *os << e.name; }
 
 // Plans every schedule with the example; for each, the checker's verdict, or
 // the planner's failure.

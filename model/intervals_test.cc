@@ -93,6 +93,8 @@ struct ErrorCase {
   std::string what;   // a fragment of the message
 };
 
+void PrintTo(const ErrorCase& c, std::ostream* os) { *os << c.name; }
+
 class IntervalsError : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(IntervalsError, SaysWhereAndWhat) {
@@ -163,7 +165,8 @@ TEST_P(IntervalsShared, EveryCsvReadsAndPrintsBackUnchanged) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Intervals, IntervalsShared, ::testing::Values("intervals", "minimalloc"));
+INSTANTIATE_TEST_SUITE_P(Intervals, IntervalsShared, ::testing::Values("intervals", "minimalloc"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace
 }  // namespace planck

@@ -153,6 +153,8 @@ struct ErrorCase {
   std::string what;   // a fragment of the message
 };
 
+void PrintTo(const ErrorCase& c, std::ostream* os) { *os << c.name; }
+
 class PlanFileError : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(PlanFileError, SaysWhereAndWhat) {

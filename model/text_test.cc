@@ -374,6 +374,8 @@ struct ErrorCase {
   std::string what;   // a fragment of the message
 };
 
+void PrintTo(const ErrorCase& c, std::ostream* os) { *os << c.name; }
+
 class TextError : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(TextError, SaysWhereAndWhat) {
@@ -698,10 +700,17 @@ TEST(TextPrint, AModelDeeperThanTheParserAllowsStillPrints) {
 }
 
 // Canonical: printing what was parsed from a printed schedule gives the same text.
-class TextRoundTrip : public ::testing::TestWithParam<std::string> {};
+struct RoundTripCase {
+  const char* name;
+  std::string text;
+};
+
+void PrintTo(const RoundTripCase& c, std::ostream* os) { *os << c.name; }
+
+class TextRoundTrip : public ::testing::TestWithParam<RoundTripCase> {};
 
 TEST_P(TextRoundTrip, PrintParsePrintIsStable) {
-  const std::string once = print_schedule(parse_ok(GetParam()));
+  const std::string once = print_schedule(parse_ok(GetParam().text));
   const std::string twice = print_schedule(parse_ok(once));
   EXPECT_EQ(once, twice);
   EXPECT_TRUE(once.starts_with("schedule v1\n"));
@@ -710,16 +719,22 @@ TEST_P(TextRoundTrip, PrintParsePrintIsStable) {
 
 INSTANTIATE_TEST_SUITE_P(
     Text, TextRoundTrip,
-    ::testing::Values(std::string(kSpecExample), std::string("schedule v1\n"),
-                      std::string("schedule v1\nbuffer a CPU bool 0\nkernel k a a a\n"),
-                      std::string("schedule v1\r\nparam w DISK:/w.bin uint64 16\r\nalloc s CPU uint8 3\r\n"
-                                  "buffer b CUDA:0 bfloat16 2 phase=255 held\r\n"
-                                  "kernel load b w s\r\ncopy after(b) bitcast(w, int16)\r\n"),
-                      std::string("schedule v1\nbuffer f CPU bool 1\nbuffer x CPU float64 64\n"
-                                  "range { range { range {} }\nloop flag=shrink(f, 0, 1) { copy x x\n"
-                                  "kernel k bitcast(shrink(after(x), 8, 16), uint16) } }\n"),
-                      kHead + "kernel k " + repeat("after(", 200) + "a" + repeat(")", 200) + "\n",
-                      kHead + repeat("range {\n", 200) + "kernel k a\n" + repeat("}\n", 200)));
+    ::testing::Values(RoundTripCase{"SpecExample", std::string(kSpecExample)},
+                      RoundTripCase{"HeaderOnly", "schedule v1\n"},
+                      RoundTripCase{"OneBufferTakenThrice", "schedule v1\nbuffer a CPU bool 0\nkernel k a a a\n"},
+                      RoundTripCase{"CrlfLinesAndEveryKindOfStorage",
+                                    "schedule v1\r\nparam w DISK:/w.bin uint64 16\r\nalloc s CPU uint8 3\r\n"
+                                    "buffer b CUDA:0 bfloat16 2 phase=255 held\r\n"
+                                    "kernel load b w s\r\ncopy after(b) bitcast(w, int16)\r\n"},
+                      RoundTripCase{"NestedLoopsAndViews",
+                                    "schedule v1\nbuffer f CPU bool 1\nbuffer x CPU float64 64\n"
+                                    "range { range { range {} }\nloop flag=shrink(f, 0, 1) { copy x x\n"
+                                    "kernel k bitcast(shrink(after(x), 8, 16), uint16) } }\n"},
+                      RoundTripCase{"Views200Deep",
+                                    kHead + "kernel k " + repeat("after(", 200) + "a" + repeat(")", 200) + "\n"},
+                      RoundTripCase{"Ranges200Deep",
+                                    kHead + repeat("range {\n", 200) + "kernel k a\n" + repeat("}\n", 200)}),
+    [](const ::testing::TestParamInfo<RoundTripCase>& info) { return std::string(info.param.name); });
 
 TEST(TextModelRoundTrip, TheModelSurvivesPrinting) {
   Schedule first = parse_ok(kSpecExample);

@@ -19,6 +19,11 @@
 #include "properties/schedule_parts.h"
 
 namespace planck::gen {
+
+// Test names and failures name the switch (beside FeatureSwitch, for
+// argument-dependent lookup).
+void PrintTo(const FeatureSwitch& sw, std::ostream* os) { *os << sw.name; }
+
 namespace {
 
 constexpr int kSeeds = 400;

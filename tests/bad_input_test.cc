@@ -35,6 +35,8 @@ struct BadInput {
   const char* message;  // an ECMAScript pattern searched for in standard error
 };
 
+void PrintTo(const BadInput& c, std::ostream* os) { *os << c.name << ": planck " << c.args; }
+
 const std::map<std::string, std::string> kGood{{"s.sched", kSched}, {"p.plan", kPlan}, {"x.csv", kCsv}};
 
 std::map<std::string, std::string> with(std::map<std::string, std::string> files, const std::string& name,

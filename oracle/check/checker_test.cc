@@ -95,6 +95,8 @@ struct NotPlannedCase {
   std::string why;
 };
 
+void PrintTo(const NotPlannedCase& c, std::ostream* os) { *os << c.buffer << " (" << c.why << ")"; }
+
 class CheckerNotPlanned : public ::testing::TestWithParam<NotPlannedCase> {};
 
 // Storage that exists but is not planned may not be placed, even at bytes
