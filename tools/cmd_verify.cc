@@ -66,14 +66,17 @@ struct FeatureFlags {
   }
 };
 
-// The corpus a run starts from when none is named: this source tree's
-// schedules and regressions, where they exist.
+// The corpus a run starts from when none is named: the schedules and
+// regressions installed beside the command (cmake --install), or else this
+// source tree's, where they exist.
 std::vector<std::string> default_corpus() {
+  std::error_code ec;
+  const fs::path installed = fs::read_symlink("/proc/self/exe", ec).parent_path() / PLANCK_INSTALLED_DATA;
+  const fs::path top = !ec && fs::is_directory(installed / "corpus", ec) ? installed : fs::path(PLANCK_SOURCE_DIR);
   std::vector<std::string> out;
   for (const char* sub : {"corpus/schedules", "corpus/regressions"}) {
-    const fs::path dir = fs::path(PLANCK_SOURCE_DIR) / sub;
-    std::error_code ec;
-    if (fs::is_directory(dir, ec)) out.push_back(dir.string());
+    const fs::path dir = top / sub;
+    if (fs::is_directory(dir, ec)) out.push_back(dir.lexically_normal().string());
   }
   return out;
 }
@@ -311,7 +314,7 @@ void add_verify_command(CLI::App& app) {
   cmd->add_option("schedules", args->files,
                   "judge only these schedules (files or folders of .sched files); nothing is generated");
   cmd->add_option("--corpus", args->corpus, "folders of .sched files judged first (default: corpus/schedules "
-                                            "and corpus/regressions of the source tree)");
+                                            "and corpus/regressions, installed or of the source tree)");
   cmd->add_flag("--no-corpus", args->no_corpus, "judge generated schedules only");
   cmd->add_option("--cases", args->cases, "generated cases at most; 0: until the time is spent")
       ->capture_default_str();
