@@ -3,7 +3,8 @@
 # no minimizing: the folder a nightly run leaves (logs/TARGET-N.log, crashes/)
 # is laid out from fuzz/testdata, and scripts/nightly_report.py must group
 # the crashes by signature, count them, pick the smallest input of a group,
-# take its schedule out of the crash report, and say how to reproduce it.
+# take its schedule out of the crash report, and say how to reproduce it;
+# and the seconds each preset's build took (logs/run.env), with their sum.
 #
 # fuzz/testdata holds two libFuzzer logs as recorded: fuzz_planner_lib on
 # examples/c/first_fit.c built with FIRST_FIT_BUG_FLAG, and a small libFuzzer
@@ -28,7 +29,8 @@ record fuzz_planner_lib 1 fuzz_planner_lib-crash-1 "$data/fuzz_planner_lib.crash
 { cat "$data/fuzz_planner_lib.crash"; printf 'more bytes'; } >"$out/longer"
 record fuzz_planner_lib 2 fuzz_planner_lib-crash-2 "$out/longer"
 record fuzz_example 1 fuzz_example-crash-1 "$data/fuzz_example.crash"
-echo "started=2000-01-01T00:00:00Z" >"$out/logs/run.env"
+printf '%s\n' started=2000-01-01T00:00:00Z ccache=yes build_seconds_dev=95 build_seconds_fuzz=140 \
+  build_seconds_fuzz-fast=41 >"$out/logs/run.env"
 
 status=0
 python3 "$src/scripts/nightly_report.py" --out "$out" --budget 180 --planck /nonexistent/planck \
@@ -69,6 +71,11 @@ expect(stats["new_entries"] == 2 * 184 and stats["features"] > 0, f"fuzz_planner
 expect("## Failure 1: `" in md and "## Failure 2: `" in md, "report.md lacks its failure sections")
 expect("loop flag=t0 {" in md, "report.md does not show the schedule")
 expect("| fuzz_planner_lib | 15546 |" in md, "report.md lacks the fuzz_planner_lib row")
+build = report["build"]
+expect(build == {"seconds": 276, "presets": {"dev": 95, "fuzz": 140, "fuzz-fast": 41}, "ccache": True},
+       f"build {build}")
+expect("| build | 276 s: dev 95 s, fuzz 140 s, fuzz-fast 41 s (through ccache) |" in md,
+       "report.md lacks the build's row")
 for p in problems:
     print("nightly_report_test: " + p, file=sys.stderr)
 sys.exit(1 if problems else 0)

@@ -13,7 +13,9 @@
 #
 # The budget is shared: a quarter for verify, nearly half for the fuzz
 # targets, the rest for the properties and the oracle. Building comes before
-# it and minimizing the failures after it (each minimization bounded).
+# it (the programs the run uses and no more, through ccache when it is
+# installed; the report says how long it took) and minimizing the failures
+# after it (each minimization bounded).
 # Every crash input is in DIR the moment it is found (libFuzzer writes it
 # before it exits, verify and the properties when a case fails), so a run
 # killed halfway loses none. Exit 0 when nothing failed, 1 when something
@@ -31,7 +33,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --minutes) [ $# -ge 2 ] || usage; minutes=$2; shift 2 ;;
     --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) planner+=("$1"); shift ;;
   esac
 done
@@ -72,18 +74,33 @@ targets=(fuzz_schedule fuzz_plan fuzz_intervals fuzz_planners fuzz_tlsf fuzz_ora
 asan_targets=()
 for t in "${targets[@]}"; do [[ " ${fast_targets[*]} " == *" $t "* ]] || asan_targets+=("$t"); done
 
-log "results in $out; building (logs/build-dev.log, logs/build-fuzz.log)"
-{ cmake --preset dev >/dev/null && cmake --build --preset dev -j "$(nproc)" --target planck properties_test; } \
-  >"$out/logs/build-dev.log" 2>&1 || { log "FAILED: the dev build (see logs/build-dev.log)"; exit 2; }
+# build PRESET TARGET...: configures the preset and builds only the targets
+# the run uses, into logs/build-PRESET.log; its seconds go to the report.
+# The objects come through ccache when it is installed (CMakeLists.txt).
+builds=()
+build() {
+  local preset=$1 t0 status
+  t0=$(date +%s)
+  shift
+  { cmake --preset "$preset" >/dev/null && cmake --build --preset "$preset" -j "$(nproc)" --target "$@"; } \
+    >"$out/logs/build-$preset.log" 2>&1
+  status=$?
+  builds+=("build_seconds_$preset=$(($(date +%s) - t0))")
+  return $status
+}
+ccache=no
+command -v ccache >/dev/null && ccache=yes
+log "results in $out; building (logs/build-*.log; ccache: $ccache)"
+build dev planck properties_test || { log "FAILED: the dev build (see logs/build-dev.log)"; exit 2; }
 fuzz=1
 if ! command -v clang++ >/dev/null; then
   log "no clang++: the fuzz targets are skipped"
   fuzz=0
-elif ! { cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j "$(nproc)" --target "${asan_targets[@]}" &&
-           cmake --preset fuzz-fast >/dev/null &&
-           cmake --build --preset fuzz-fast -j "$(nproc)" --target "${fast_targets[@]}"; } \
-         >"$out/logs/build-fuzz.log" 2>&1; then
+elif ! build fuzz "${asan_targets[@]}"; then
   log "FAILED: the fuzz build (see logs/build-fuzz.log)"
+  exit 2
+elif ! build fuzz-fast "${fast_targets[@]}"; then
+  log "FAILED: the fuzz-fast build (see logs/build-fuzz-fast.log)"
   exit 2
 else
   mkdir -p "$fuzz_bin"
@@ -93,7 +110,10 @@ fi
 cat >"$out/logs/run.env" <<EOF
 budget=$budget
 started=$(date -u +%FT%TZ)
+ccache=$ccache
 EOF
+printf '%s\n' "${builds[@]}" >>"$out/logs/run.env"
+log "built in $(elapsed)s (${builds[*]#build_seconds_})"
 log "budget ${budget}s: verify $(share 0.25)s, fuzzing $(share 0.45)s, properties $(share 0.15)s, oracle $(share 0.15)s"
 
 # --- planck verify: the corpus, then generated schedules; after a failure

@@ -335,6 +335,14 @@ def oracle_results(args):
     return {"files": len(rows), "status": status}, list(merged.values())
 
 
+def build_summary(env):
+    """The seconds each preset's build took before the budget started
+    (build_seconds_PRESET in logs/run.env), their sum, and whether ccache was there."""
+    presets = {k[len("build_seconds_"):]: int(v) for k, v in env.items()
+               if k.startswith("build_seconds_") and v.isdigit()}
+    return {"seconds": sum(presets.values()), "presets": presets, "ccache": env.get("ccache") == "yes"}
+
+
 def schedule_text(path, limit=40):
     lines = read(path).splitlines()
     if len(lines) > limit:
@@ -347,9 +355,12 @@ def markdown(report):
     md.append(f"**{'FAILED' if report['failures'] else 'passed'}**: {len(report['failures'])} failure signature(s); "
               f"planner `{shlex.join(report['planner'])}`, budget {report['budget_seconds']} s, "
               f"started {report['started']}.")
-    v, p, o = report["verify"], report["properties"], report["oracle"]
-    md += ["", "| phase | what ran |", "|---|---|",
-           f"| verify | {v['cases']} cases in {v['runs']} run(s), {v['seconds']} s |",
+    v, p, o, b = report["verify"], report["properties"], report["oracle"], report["build"]
+    md += ["", "| phase | what ran |", "|---|---|"]
+    if b["presets"]:
+        md.append(f"| build | {b['seconds']} s: " + ", ".join(f"{n} {t} s" for n, t in b["presets"].items())
+                  + f" ({'through ccache' if b['ccache'] else 'no ccache'}) |")
+    md += [f"| verify | {v['cases']} cases in {v['runs']} run(s), {v['seconds']} s |",
            f"| properties | {p['tests_passed']} tests passed, {p['tests_failed']} failed, "
            f"{p['cases_per_property']} cases each{'' if p['finished'] else ' (stopped at the end of its share)'} |",
            f"| oracle | {o['files']} corpus schedules: "
@@ -403,6 +414,7 @@ def main():
         "planner": args.planner,
         "budget_seconds": args.budget,
         "started": env.get("started", ""),
+        "build": build_summary(env),
         "verify": verify,
         "fuzz": fuzz,
         "properties": properties,
