@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "gen/chain.h"
 #include "model/text.h"
-#include "properties/chain.h"
 
 namespace planck::bench {
 namespace {

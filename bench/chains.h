@@ -1,6 +1,6 @@
 #pragma once
 // The schedules every benchmark runs on: chains of 1,000 to 1,000,000
-// kernels (properties/chain.h), flat, with loops, or over several devices,
+// kernels (gen/chain.h), flat, with loops, or over several devices,
 // and the registration that names each benchmark NAME/SHAPE/BUFFERS.
 
 #include <cstddef>

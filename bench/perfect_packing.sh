@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The optimum oracle on perfect packings (properties/perfect_packing.h):
+# The optimum oracle on perfect packings (gen/perfect_packing.h):
 # schedules cut from a rectangle, whose least arena is their peak by
 # construction. For each number of buffers and each seed, the seconds
 # `planck oracle` takes to prove it, as a markdown table on stdout, then one
@@ -33,7 +33,7 @@ if [[ ! -f $build/CMakeCache.txt ]]; then
 fi
 cmake --build "$build" --target planck perfect_packing >&2
 planck=$build/tools/planck
-generate=$build/properties/perfect_packing
+generate=$build/gen/perfect_packing
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,4 +1,4 @@
-// Writes the .sched text of a chain (properties/chain.h) to a file:
+// Writes the .sched text of a chain (gen/chain.h) to a file:
 //   write_chain BUFFERS FILE [LOOP_BODY [DEVICES]]
 // seed 1, as the benchmarks make it, so that speed.sh can time a command on it.
 
@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "gen/chain.h"
 #include "model/text.h"
-#include "properties/chain.h"
 
 int main(int argc, char** argv) {
   if (argc < 3 || argc > 5) {

@@ -19,13 +19,13 @@
 #include <string>
 #include <vector>
 
+#include "gen/choices.h"
 #include "model/interval_schedule.h"
 #include "model/intervals.h"
 #include "oracle/optimum/brute_force.h"
 #include "oracle/optimum/optimum.h"
 #include "oracle/optimum/optimum_problem.h"
 #include "planner/planner.h"
-#include "properties/choices.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Bytes decoded into a schedule that is always valid (every feature of the
-// model; properties/generate.h) of at most 64 top-level entries, planned by
+// model; gen/random_schedules.h) of at most 64 top-level entries, planned by
 // every planner of this project or, built as fuzz_planner_lib, by the
 // planner library that PLANCK_PLANNER_LIB names (SPEC section 9, called
 // in-process). Each plan must pass the checker and the shadow executor
@@ -23,14 +23,14 @@
 #include <utility>
 #include <vector>
 
+#include "gen/choices.h"
+#include "gen/random_schedules.h"
 #include "harness/judge.h"
 #include "model/resolve.h"
 #include "model/text.h"
 #include "oracle/check/lifetimes.h"
 #include "planner/planner.h"
 #include "planner/rewrite.h"
-#include "properties/choices.h"
-#include "properties/generate.h"
 #ifdef PLANCK_FUZZ_PLANNER_LIB
 #include "planner/external.h"
 #else

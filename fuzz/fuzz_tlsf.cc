@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "gen/choices.h"
 #include "planner/tlsf.h"
-#include "properties/choices.h"
 #include "properties/reference_model.h"
 
 namespace {

@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "gen/perfect_packing.h"
+#include "gen/random_schedules.h"
 #include "oracle/check/checker.h"
 #include "oracle/optimum/optimum.h"
 #include "oracle/optimum/optimum_input.h"
 #include "planner/registry.h"
-#include "properties/generate.h"
-#include "properties/perfect_packing.h"
 
 namespace planck::harness {
 namespace {

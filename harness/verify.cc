@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <utility>
 
-#include "properties/choices.h"
-#include "properties/features.h"
-#include "properties/minimize.h"
-#include "properties/schedule_parts.h"
+#include "gen/choices.h"
+#include "gen/features.h"
+#include "gen/minimize.h"
+#include "gen/schedule_parts.h"
 
 namespace planck::harness {
 namespace {

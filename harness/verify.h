@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "gen/random_schedules.h"
 #include "harness/judge.h"
 #include "model/schedule.h"
 #include "planner/planner.h"
-#include "properties/generate.h"
 
 namespace planck::harness {
 

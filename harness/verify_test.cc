@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "gen/features.h"
+#include "gen/schedule_parts.h"
 #include "model/text.h"
 #include "planner/planner.h"
 #include "properties/broken_planners.h"
-#include "properties/features.h"
-#include "properties/schedule_parts.h"
 
 namespace planck::harness {
 namespace {

@@ -15,13 +15,13 @@
 #include <utility>
 #include <vector>
 
+#include "gen/chain.h"
+#include "gen/choices.h"
+#include "gen/random_schedules.h"
+#include "gen/schedule_parts.h"
 #include "model/text.h"
 #include "planner/plain_planners.h"
 #include "planner/planner.h"
-#include "properties/chain.h"
-#include "properties/choices.h"
-#include "properties/generate.h"
-#include "properties/schedule_parts.h"
 
 namespace planck {
 namespace {
@@ -552,7 +552,7 @@ TEST(HeuristicRegistry, EveryNameMakesThePlannerOfThatName) {
   }
 }
 
-// Random small schedules of every feature (properties/generate.h), with each
+// Random small schedules of every feature (gen/random_schedules.h), with each
 // planned buffer's lifetime found here by rules 1 to 3 of SPEC section 3,
 // apart from planner/lifetimes.
 struct RandomCase {

@@ -11,12 +11,12 @@
 #include <ostream>
 #include <string>
 
-#include "planner/planner.h"
+#include "gen/schedule_parts.h"
 #include "model/text.h"
+#include "planner/planner.h"
 #include "properties/generators.h"
 #include "properties/harness.h"
 #include "properties/plan_properties.h"
-#include "properties/schedule_parts.h"
 #include "properties/show.h"
 
 namespace planck::props {

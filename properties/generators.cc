@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "properties/shrink.h"
+#include "gen/shrink.h"
 
 namespace planck::props {
 namespace {

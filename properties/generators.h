@@ -1,6 +1,6 @@
 #pragma once
-// The schedule generators of properties/generate.h as RapidCheck generators,
-// shrinking by the shrinker of properties/shrink.h.
+// The schedule generators of gen/random_schedules.h as RapidCheck generators,
+// shrinking by the shrinker of gen/shrink.h.
 //
 // A schedule's random choices are RapidCheck picks, so RC_PARAMS seeds
 // reproduce it. Shrinking does not go through RapidCheck's shrinks of those
@@ -12,9 +12,9 @@
 
 #include <cstdint>
 
+#include "gen/choices.h"
+#include "gen/random_schedules.h"
 #include "model/schedule.h"
-#include "properties/choices.h"
-#include "properties/generate.h"
 #include "properties/show.h"
 
 namespace planck::props {
@@ -43,7 +43,7 @@ rc::Gen<Schedule> schedules(gen::ScheduleOptions options = {});
 // schedule it rightly accepts.
 rc::Gen<Schedule> overflowing_schedules();
 
-// The shrinks of properties/shrink.h, made as RapidCheck asks for them.
+// The shrinks of gen/shrink.h, made as RapidCheck asks for them.
 rc::Seq<Schedule> shrink_schedule(const Schedule& s);
 
 }  // namespace planck::props

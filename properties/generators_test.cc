@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "gen/features.h"
+#include "gen/schedule_assertions.h"
+#include "gen/schedule_parts.h"
+#include "gen/shrink.h"
 #include "model/text.h"
-#include "properties/features.h"
-#include "properties/gen_test_util.h"
 #include "properties/harness.h"
 #include "properties/reference_model.h"
-#include "properties/schedule_parts.h"
 #include "properties/show.h"
-#include "properties/shrink.h"
 
 namespace planck::props {
 namespace {

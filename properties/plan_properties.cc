@@ -12,16 +12,16 @@
 #include <string_view>
 #include <vector>
 
+#include "gen/choices.h"
+#include "gen/schedule_parts.h"
+#include "model/text.h"
 #include "oracle/check/checker.h"
+#include "oracle/check/shadow.h"
 #include "oracle/optimum/optimum.h"
 #include "oracle/optimum/optimum_input.h"
-#include "oracle/check/shadow.h"
 #include "planner/plain_planners.h"
 #include "planner/rewrite.h"
-#include "model/text.h"
-#include "properties/choices.h"
 #include "properties/reference_model.h"
-#include "properties/schedule_parts.h"
 
 namespace planck::props {
 namespace {

@@ -9,9 +9,9 @@
 
 #include <string>
 
+#include "gen/chain.h"
+#include "gen/choices.h"
 #include "model/text.h"
-#include "properties/chain.h"
-#include "properties/choices.h"
 #include "tests/run_command.h"
 
 namespace planck {

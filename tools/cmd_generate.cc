@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "gen/chain.h"
+#include "gen/models.h"
+#include "gen/random_schedules.h"
 #include "model/text.h"
-#include "properties/chain.h"
-#include "properties/generate.h"
-#include "properties/models.h"
 #include "tools/commands.h"
 #include "tools/output.h"
 

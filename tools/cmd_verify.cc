@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "gen/features.h"
+#include "gen/schedule_parts.h"
 #include "harness/verify.h"
 #include "model/plan.h"
 #include "model/text.h"
-#include "properties/features.h"
-#include "properties/schedule_parts.h"
 #include "tools/commands.h"
 #include "tools/output.h"
 #include "tools/planner_options.h"

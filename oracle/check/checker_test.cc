@@ -14,10 +14,10 @@
 #include <string_view>
 #include <vector>
 
-#include "oracle/check/lifetimes.h"
+#include "gen/random_schedules.h"
 #include "model/plan.h"
 #include "model/text.h"
-#include "properties/generate.h"
+#include "oracle/check/lifetimes.h"
 #include "tests/parsed.h"
 #include "tests/spec_example.h"
 

@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "oracle/check/checker.h"
-#include "oracle/check/shadow.h"
+#include "gen/random_schedules.h"
+#include "gen/schedule_parts.h"
 #include "model/plan.h"
 #include "model/text.h"
-#include "properties/generate.h"
-#include "properties/schedule_parts.h"
+#include "oracle/check/checker.h"
+#include "oracle/check/shadow.h"
 
 namespace planck::oracle {
 namespace {

@@ -11,10 +11,10 @@
 #include <chrono>
 #include <random>
 
+#include "gen/perfect_packing.h"
 #include "oracle/optimum/brute_force.h"
 #include "oracle/optimum/optimum_input.h"
 #include "oracle/optimum/optimum_test_util.h"
-#include "properties/perfect_packing.h"
 
 namespace planck::oracle {
 namespace {

@@ -1,0 +1,89 @@
+#include "gen/features.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gen/schedule_parts.h"
+
+namespace planck::gen {
+namespace {
+
+constexpr FeatureSwitch kSwitches[] = {
+    {"range-loops", "range { ... } loops", &Features::range_loops},
+    {"flag-loops", "loop flag=ARG { ... } loops", &Features::flag_loops},
+    {"shrink-views", "shrink(ARG, START, LENGTH) views", &Features::shrink_views},
+    {"bitcast-views", "bitcast(ARG, DTYPE) views", &Features::bitcast_views},
+    {"after-views", "after(ARG) views", &Features::after_views},
+    {"phase", "buffers with a phase", &Features::phases},
+    {"held", "held buffers", &Features::held},
+    {"disk", "storage on DISK devices", &Features::disks},
+    {"devices", "storage on more than one device that is not a disk", &Features::several_devices},
+    {"alloc-param", "alloc and param declarations", &Features::alloc_param},
+    {"zero-bytes", "storage and shrink views of 0 bytes", &Features::zero_bytes},
+    {"huge", "sizes of 2^40 bytes and more, up to near 2^62", &Features::huge_sizes},
+    {"copies", "copy calls", &Features::copies},
+    {"unused", "declarations that no entry takes", &Features::unused_storage},
+};
+
+void entries_use(const std::vector<Entry>& body, Features& used) {
+  for (const Entry& e : body) {
+    used.range_loops |= e.kind == Entry::Kind::Range;
+    used.flag_loops |= e.kind == Entry::Kind::Loop;
+    used.copies |= e.kind == Entry::Kind::Copy;
+    entries_use(e.body(), used);
+  }
+}
+
+}  // namespace
+
+std::span<const FeatureSwitch> feature_switches() { return kSwitches; }
+
+Features no_features() {
+  Features none;
+  for (const FeatureSwitch& sw : kSwitches) none.*sw.on = false;
+  return none;
+}
+
+Features& operator|=(Features& a, const Features& b) {
+  for (const FeatureSwitch& sw : kSwitches) a.*sw.on = a.*sw.on || b.*sw.on;
+  return a;
+}
+
+Features used_features(const Schedule& s) {
+  Features used = no_features();
+  entries_use(s.entries, used);
+  std::vector<bool> taken(s.storage.size(), false);
+  for_each_arg(s.entries, [&](const Arg& a) {
+    for (const Arg* v = &a; v->kind != Arg::Kind::Storage; v = &v->view->base) {
+      used.shrink_views |= v->kind == Arg::Kind::Shrink;
+      used.bitcast_views |= v->kind == Arg::Kind::Bitcast;
+      used.after_views |= v->kind == Arg::Kind::After;
+      used.zero_bytes |= v->kind == Arg::Kind::Shrink && v->view->length == 0;
+    }
+    taken[storage_of(a)] = true;
+  });
+  std::set<std::string> devices;
+  for (StorageId id = 0; id < s.storage.size(); ++id) {
+    const Storage& st = s.storage[id];
+    used.phases |= st.phase != 0;
+    used.held |= st.held;
+    used.disks |= is_disk(st.device);
+    if (!is_disk(st.device)) devices.insert(st.device);
+    used.alloc_param |= st.kind != StorageKind::Buffer;
+    used.zero_bytes |= st.bytes == 0;
+    used.huge_sizes |= st.bytes >= kHugeBytes;
+    used.unused_storage |= !taken[id];
+  }
+  used.several_devices = devices.size() > 1;
+  return used;
+}
+
+bool allows(const Features& allowed, const Features& used) {
+  for (const FeatureSwitch& sw : kSwitches) {
+    if (used.*sw.on && !(allowed.*sw.on)) return false;
+  }
+  return true;
+}
+
+}  // namespace planck::gen
