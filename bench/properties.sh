@@ -21,7 +21,7 @@ fi
 
 # The tests that expect failures, spawn the program, or run no cases of
 # their own are left out: they measure nothing about a property.
-RC_PARAMS="seed=1 max_success=$cases" "$bin" --gtest_filter='-Harness.*:Bugs/*:Shrinking.*' 2>/dev/null |
+RC_PARAMS="seed=1 max_success=$cases" "$bin" --gtest_filter='-PropertyRunner.*:Bugs/*:Shrinking.*' 2>/dev/null |
   awk '
     /^\[ RUN      \]/ { name = $4; count = "" }
     /^\[ property \]/ { count = $4 }

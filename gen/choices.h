@@ -4,7 +4,7 @@
 // else, so that one generator serves every source:
 //   - SeededChoices, a seeded PRNG: tests, benchmarks, `planck verify`;
 //   - ByteChoices, a byte string: libFuzzer targets;
-//   - RapidCheck's picks: the properties (properties/generators.h).
+//   - RapidCheck's picks: the properties (properties/rapidcheck_generators.h).
 // Every sequence of draws decodes to a valid schedule, so a source may give
 // any numbers in the ranges asked for, all zeros included.
 

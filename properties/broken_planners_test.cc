@@ -14,9 +14,9 @@
 #include "gen/schedule_parts.h"
 #include "model/text.h"
 #include "planner/planner.h"
-#include "properties/generators.h"
-#include "properties/harness.h"
 #include "properties/plan_properties.h"
+#include "properties/property_runner.h"
+#include "properties/rapidcheck_generators.h"
 #include "properties/show.h"
 
 namespace planck::props {

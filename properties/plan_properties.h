@@ -12,7 +12,7 @@
 
 #include "planner/planner.h"
 #include "model/schedule.h"
-#include "properties/harness.h"
+#include "properties/property_runner.h"
 #include "properties/show.h"
 
 namespace planck::props {

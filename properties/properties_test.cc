@@ -21,9 +21,9 @@
 #include "model/plan.h"
 #include "planner/planner.h"
 #include "planner/rules.h"
-#include "properties/generators.h"
-#include "properties/harness.h"
 #include "properties/plan_properties.h"
+#include "properties/property_runner.h"
+#include "properties/rapidcheck_generators.h"
 #include "properties/reference_model.h"
 #include "properties/show.h"
 

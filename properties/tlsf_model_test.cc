@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "planner/tlsf.h"
-#include "properties/harness.h"
+#include "properties/property_runner.h"
 #include "properties/reference_model.h"
 #include "properties/show.h"
 

@@ -1,8 +1,8 @@
-// The harness honours RC_PARAMS, and a failure is reported with its shrunk
-// schedule and the command that reproduces it, and written to a file that
-// reads back as a schedule.
+// The property runner honours RC_PARAMS, and a failure is reported with its
+// shrunk schedule and the command that reproduces it, and written to a file
+// that reads back as a schedule.
 
-#include "properties/harness.h"
+#include "properties/property_runner.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -17,7 +17,7 @@
 #include <string>
 
 #include "model/text.h"
-#include "properties/generators.h"
+#include "properties/rapidcheck_generators.h"
 #include "properties/show.h"
 
 namespace planck::props {
@@ -40,24 +40,24 @@ std::string run_self(const std::string& rc_params, const std::string& filter) {
 
 // A property whose default case count the tests below know.
 constexpr int kOwnCases = 33;
-TEST(Harness, RunsAPropertyWithItsOwnCaseCount) {
+TEST(PropertyRunner, RunsAPropertyWithItsOwnCaseCount) {
   check([] { RC_ASSERT(*rc::gen::inRange(0, 10) < 10); }, kOwnCases);
 }
-constexpr const char* kOwn = "Harness.RunsAPropertyWithItsOwnCaseCount";
+constexpr const char* kOwn = "PropertyRunner.RunsAPropertyWithItsOwnCaseCount";
 
-TEST(Harness, HonoursSeedAndMaxSuccessFromRcParams) {
+TEST(PropertyRunner, HonoursSeedAndMaxSuccessFromRcParams) {
   const std::string out = run_self("seed=42 max_success=7", kOwn);
   EXPECT_NE(out.find("[ property ] 7 cases, seed 42"), std::string::npos) << out;
 }
 
-TEST(Harness, RunsItsOwnCaseCountWhenRcParamsGivesNone) {
+TEST(PropertyRunner, RunsItsOwnCaseCountWhenRcParamsGivesNone) {
   const std::string out = run_self("seed=42", kOwn);
   EXPECT_NE(out.find(fmt::format("[ property ] {} cases, seed 42", default_case_count(kOwnCases))), std::string::npos)
       << out;
 }
 
-TEST(Harness, ReportsAFailureWithItsScheduleAndHowToReproduceIt) {
-  const fs::path dir = fs::temp_directory_path() / fs::path("planck-harness-test-" + std::to_string(getpid()));
+TEST(PropertyRunner, ReportsAFailureWithItsScheduleAndHowToReproduceIt) {
+  const fs::path dir = fs::temp_directory_path() / fs::path("planck-property-runner-test-" + std::to_string(getpid()));
   ASSERT_EQ(setenv("PLANCK_FAILURE_DIR", dir.c_str(), 1), 0);
 
   const std::optional<Failure> failure = find_counterexample(
@@ -65,23 +65,23 @@ TEST(Harness, ReportsAFailureWithItsScheduleAndHowToReproduceIt) {
         const Schedule s = *schedules();
         RC_ASSERT(s.entries.size() < 3);
       },
-      77, 100, "Harness.Example/tlsf");
+      77, 100, "PropertyRunner.Example/tlsf");
   ASSERT_TRUE(failure);
   const std::string report = failure_report(*failure);
   unsetenv("PLANCK_FAILURE_DIR");
 
   EXPECT_NE(report.find("schedule v1"), std::string::npos) << report;
   EXPECT_NE(report.find("RC_PARAMS=\"seed=77 max_success=100\""), std::string::npos) << report;
-  EXPECT_NE(report.find("--gtest_filter='Harness.Example/tlsf'"), std::string::npos) << report;
+  EXPECT_NE(report.find("--gtest_filter='PropertyRunner.Example/tlsf'"), std::string::npos) << report;
   EXPECT_NE(report.find("RC_PARAMS=\"reproduce="), std::string::npos) << report;
 
-  const fs::path file = dir / "Harness.Example_tlsf-77.sched";
+  const fs::path file = dir / "PropertyRunner.Example_tlsf-77.sched";
   ASSERT_TRUE(fs::exists(file)) << report;
   EXPECT_NE(report.find(file.string()), std::string::npos) << report;
   std::ifstream in(file);
   std::stringstream text;
   text << in.rdbuf();
-  EXPECT_TRUE(text.str().starts_with("# Found by the property Harness.Example/tlsf")) << text.str();
+  EXPECT_TRUE(text.str().starts_with("# Found by the property PropertyRunner.Example/tlsf")) << text.str();
   EXPECT_NE(text.str().find("#   RC_PARAMS=\"seed=77 max_success=100\""), std::string::npos) << text.str();
   Result<Schedule> s = parse_schedule(text.str(), file.string());
   ASSERT_TRUE(s.ok()) << s.error().message();

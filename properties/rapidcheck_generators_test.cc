@@ -2,7 +2,7 @@
 // section 2, shrink through the shrinker's candidates, and so turn a failure
 // into a small schedule.
 
-#include "properties/generators.h"
+#include "properties/rapidcheck_generators.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -18,7 +18,7 @@
 #include "gen/schedule_parts.h"
 #include "gen/shrink.h"
 #include "model/text.h"
-#include "properties/harness.h"
+#include "properties/property_runner.h"
 #include "properties/reference_model.h"
 #include "properties/show.h"
 

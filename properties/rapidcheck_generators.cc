@@ -1,4 +1,4 @@
-#include "properties/generators.h"
+#include "properties/rapidcheck_generators.h"
 
 #include <algorithm>
 #include <limits>

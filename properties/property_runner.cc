@@ -1,4 +1,4 @@
-#include "properties/harness.h"
+#include "properties/property_runner.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
