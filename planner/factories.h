@@ -9,7 +9,7 @@
 
 namespace planck {
 
-std::unique_ptr<Planner> make_tlsf_planner();    // "tlsf", reference.cc
+std::unique_ptr<Planner> make_tlsf_planner();    // "tlsf", tlsf_planner.cc
 std::unique_ptr<Planner> make_greedy_planner();  // "greedy", greedy.cc
 std::unique_ptr<Planner> make_bysize_planner();  // "bysize", bysize.cc
 std::unique_ptr<Planner> make_naive_planner();   // "naive", naive.cc

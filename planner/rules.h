@@ -1,26 +1,56 @@
 #pragma once
-// The rules of SPEC section 3 that the planners share, one function per
-// rule, defined in order in reference.cc together with the reference
-// planner's own (its allocators, its events, the TLSF run). Every planner
-// takes rules 1 to 5 and 7 from here and places the buffers its own way;
-// rules 8 to 10 turn any planner's plan into the output (plan_schedule.h).
+// The rules of SPEC section 3, one function per rule, declared here and
+// defined in rules.cc in the order of the rules; each is the code that runs.
+// Every planner takes rules 1 to 5 and 7 from here and places the buffers
+// its own way; the reference planner (tlsf_planner.cc) places them by
+// rule 5's allocators and rule 6's run. Rules 8 to 10 turn any planner's
+// plan into the output (plan_schedule.h).
+//
+// On a large schedule a second thread takes rules 4, 5 and 7 while rules 3
+// and 6 go on (alongside.h): rule 3 and the TLSF run tell a RuleProgress how
+// far they are, and rules 4, 5 and 7 can each be made a part at a time.
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "model/plan.h"
 #include "model/result.h"
 #include "model/schedule.h"
 #include "planner/options.h"
+#include "planner/tlsf.h"
 
 namespace planck {
 
-// Rule 1, what an entry takes: the storage a top-level entry takes, each
-// once, in the order its calls take it; a view passes the storage it views;
-// a loop takes its calls' storage, nested loops included, then its flag's.
-std::vector<StorageId> taken(const Entry& entry);
+template <class Take>
+void for_each_taken_in_loop(const Entry& loop, Take& take);
+
+// Rule 1, what an entry takes: take(id) for the storage of each argument of
+// its calls, in order, a view as the storage it views; a loop takes its
+// calls' storage, nested loops included, then its flag's. Storage taken
+// again comes again: the rule's list, each storage once, is the order of
+// first takes. Most entries are calls, whose walk is inlined into the
+// caller's; a loop's is not.
+template <class Take>
+__attribute__((always_inline)) inline void for_each_taken(const Entry& entry, Take&& take) {
+  if (entry.kind == Entry::Kind::Kernel || entry.kind == Entry::Kind::Copy) [[likely]] {
+    for (const Arg& a : entry.args) take(storage_of(a));
+    return;
+  }
+  for_each_taken_in_loop(entry, take);
+}
+
+// Rule 1 for a loop (Range or Loop). Nesting is bounded by kMaxNesting at
+// parse time, so the recursion is too.
+template <class Take>
+void for_each_taken_in_loop(const Entry& loop, Take& take) {
+  for (const Entry& inner : loop.body()) for_each_taken(inner, take);
+  for (const Arg& a : loop.flag()) take(storage_of(a));
+}
 
 // Rule 2, what is planned, without the "taken" part: a buffer that is not
 // held and not on a disk.
@@ -34,14 +64,27 @@ struct Lifetime {
   std::size_t last = 0;
 };
 
-// Every planned buffer with its lifetime, in order of first appearance
-// (entry by entry, in the order the entries take them).
+// What rule 3 and the TLSF run (rule 6) tell, now and then, of how far
+// they are, so that another thread can take the rules that follow as they
+// go. This one tells no one.
+class RuleProgress {
+ public:
+  virtual ~RuleProgress() = default;
+  // Lifetimes [0, k) of the array at `lives` are made: their buffer and
+  // first entry are final; a later entry may still end them.
+  virtual void made(const Lifetime* /*lives*/, std::uint32_t /*k*/) {}
+  // The places of lifetimes [0, k) are final.
+  virtual void placed(std::size_t /*k*/) {}
+};
+
+// Rule 3: every planned buffer with its lifetime, in order of first
+// appearance (entry by entry, in the order of rule 1).
 std::vector<Lifetime> planned_lifetimes(const Schedule& s);
+// The same into `out`, which the caller holds, so that whoever `progress`
+// tells of its array can rely on it until the caller lets it go.
+void planned_lifetimes(const Schedule& s, std::vector<Lifetime>& out, RuleProgress& progress);
 
-// Rule 4, sizes: rounded_size of each planned buffer, parallel to lives.
-Result<std::vector<Bytes>> rounded_sizes(const Schedule& s, const std::vector<Lifetime>& lives);
-
-// Rule 5, arenas: one per device that has a planned buffer, in order of
+// Rule 5's arenas: one per device that has a planned buffer, in order of
 // first appearance of the device's first planned buffer, which is the order
 // of the arenas.
 struct Devices {
@@ -54,20 +97,88 @@ struct Devices {
   std::uint32_t of_lifetime(std::size_t i) const { return of.empty() ? 0 : of[i]; }
 };
 
-Devices planned_devices(const Schedule& s, const std::vector<Lifetime>& lives);
-
-// Rules 4 and 5 at once, from one read of each planned buffer's record:
-// rounded_sizes and planned_devices are each its part of this. A size that
-// overflows is rounded_sizes' error.
+// Rules 4 and 5, sizes and arenas, read the same record of each planned
+// buffer: they are made together, from one read of each.
 struct SizesAndDevices {
-  std::vector<Bytes> sizes;  // rounded_size of each planned buffer, parallel to lives
+  std::vector<Bytes> sizes;  // round_up(phase + bytes, 256) of each planned buffer, parallel to the lifetimes
   Devices devices;
 };
+
+// Rules 4 and 5 a part at a time, in order of first appearance, so that
+// another thread can make them as rule 3 goes on. The sums are checked for
+// overflow all together, and the first buffer whose size overflows is
+// named only when one does.
+class SizesAndDevicesMaker {
+ public:
+  // Room for `planned` buffers, made once.
+  explicit SizesAndDevicesMaker(std::size_t planned) { out_.sizes.reserve(planned); }
+
+  // Adds lifetimes [added(), end) of the array at `lives`; their records
+  // stay where they are until finish.
+  void add(const Schedule& s, const Lifetime* lives, std::size_t end);
+  std::size_t added() const { return out_.sizes.size(); }
+
+  // Both rules for every lifetime, once each is added, or rule 4's error
+  // (rounded_size's) for the first buffer whose size overflows.
+  Result<SizesAndDevices> finish(const Schedule& s, const std::vector<Lifetime>& lives) &&;
+
+ private:
+  void add_device(const Name& device);
+
+  SizesAndDevices out_;
+  bool overflow_ = false;
+  const Name* first_ = nullptr;  // the first buffer's device, in the schedule
+  // Device -> position in names, keyed by the text of the schedule's
+  // records, which stay where they are.
+  std::unordered_map<std::string_view, std::uint32_t> index_;
+  std::uint32_t last_ = 0;  // the previous buffer's device
+};
+
+// Rules 4 and 5 for every lifetime: one add of all of them.
 Result<SizesAndDevices> sizes_and_devices(const Schedule& s, const std::vector<Lifetime>& lives);
 
-// Each device's planned buffers, as indices into the lifetimes, in order of
-// first appearance; one list per device of `devices`, in its order.
+// Rule 5, for the planners that place each device apart: each device's
+// planned buffers, as indices into the lifetimes, in order of first
+// appearance; one list per device of `devices`, in its order.
 std::vector<std::vector<std::size_t>> lifetimes_by_device(const Devices& devices, std::size_t lives);
+
+// Rule 5: every allocator's capacity, 2 x the sum of max(256, rounded) over
+// every planned buffer of the schedule; an overflow names the buffer it
+// passes 2^64 at. Needs a lifetime.
+Result<Bytes> tlsf_capacity(const Schedule& s, const std::vector<Lifetime>& lives,
+                            const std::vector<Bytes>& sizes);
+
+// Rule 5: one TLSF allocator per device, in the order of `devices`, which is
+// the order in which devices first appear among the events: a device's
+// first event opens its first buffer, and opens keep the order of first
+// appearance (rule 6).
+Result<std::vector<Tlsf>> make_allocators(Bytes capacity, const Devices& devices);
+
+// Rule 6, order of events: opens in order of first appearance, then closes
+// in the same order, stably sorted by time, closes first at equal times.
+// The opens are in order of time already (first appearance is by entry), so
+// only the closes are ordered: a list per time of the lifetimes that close
+// then, in order of first appearance, threaded through one array.
+struct CloseLists {
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  // Per time t, 0 to the entry count: the first lifetime to close at t
+  // (last + 1 = t), or kNone.
+  std::vector<std::uint32_t> first;
+  // Per lifetime: the next to close at its time, or kNone. Each is written
+  // once before it is read.
+  std::unique_ptr<std::uint32_t[]> next;
+};
+// `entries`: the schedule's top-level entry count, past every lifetime's last.
+CloseLists close_lists(const std::vector<Lifetime>& lives, std::size_t entries);
+
+// Rule 6, the run: before each open, the closes of every time up to the
+// open's; an open allocates the buffer's rounded size and records its
+// place, a close frees it. `place` holds the sizes before the run and the
+// places after it. `progress` is told, now and then and at the end, which
+// places are final. A failed alloc is an error naming the buffer.
+Status run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives, std::vector<Bytes>& place,
+                const CloseLists& closes, const Devices& devices, std::vector<Tlsf>& allocators,
+                RuleProgress& progress);
 
 // Rule 7, result, from each planned buffer's place (parallel to lives): one
 // arena per device of `devices`, named by arena_names, ending at the last
@@ -123,7 +234,7 @@ bool is_no_op(const PlanOptions& options, const Plan& p);
 
 // Rule 10, debug: at DEBUG 1 or more, "memory reduced from X MB -> Y MB,
 // N -> M bufs"; empty below it, when the two byte totals are equal, or when
-// nothing is planned.
+// nothing is planned. O(storage + placements + arenas).
 std::string debug_line(const PlanOptions& options, const Schedule& s, const Plan& p);
 
 }  // namespace planck

@@ -158,7 +158,7 @@ TEST(ReferencePlanner, OverflowAlongsideTheRunIsThePlainModelsError) {
     EXPECT_NE(want.error().message().find(buffer), std::string::npos) << want.error().message();
   }
   // The same error as the rules one at a time give.
-  EXPECT_EQ(tlsf->plan(sized).error().message(), rounded_sizes(sized, planned_lifetimes(sized)).error().message());
+  EXPECT_EQ(tlsf->plan(sized).error().message(), sizes_and_devices(sized, planned_lifetimes(sized)).error().message());
   EXPECT_NE(tlsf->plan(summed).error().message().find("the sum of planned sizes"), std::string::npos);
 }
 

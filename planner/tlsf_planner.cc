@@ -1,0 +1,44 @@
+// The reference planner ("tlsf"): rules 1 to 7 of SPEC section 3
+// (rules.h), one after the other; a large schedule is planned on two
+// threads instead (alongside.h), to the same plan.
+
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "planner/alongside.h"
+#include "planner/factories.h"
+#include "planner/rules.h"
+
+namespace planck {
+namespace {
+
+class TlsfPlanner final : public Planner {
+ public:
+  std::string_view name() const override { return "tlsf"; }
+
+  Result<Plan> plan(const Schedule& s) const override {
+    if (plans_alongside(s)) {
+      if (std::optional<Result<Plan>> planned = plan_alongside(s)) return std::move(*planned);
+    }
+    const std::vector<Lifetime> lives = planned_lifetimes(s);  // rules 1 to 3
+    if (lives.empty()) return Plan{};
+    PLANCK_ASSIGN(SizesAndDevices both, sizes_and_devices(s, lives));  // rules 4 and 5
+    const Devices& devices = both.devices;
+    std::vector<Bytes>& place = both.sizes;  // the sizes, then the places (run_tlsf)
+    PLANCK_ASSIGN(const Bytes capacity, tlsf_capacity(s, lives, place));
+    PLANCK_ASSIGN(std::vector<Tlsf> allocators, make_allocators(capacity, devices));
+    const CloseLists closes = close_lists(lives, s.entries.size());  // rule 6
+    RuleProgress quiet;
+    PLANCK_TRY(run_tlsf(s, lives, place, closes, devices, allocators, quiet));
+    return plan_result(s, lives, devices, place);  // rule 7
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Planner> make_tlsf_planner() { return std::make_unique<TlsfPlanner>(); }
+
+}  // namespace planck
