@@ -22,6 +22,7 @@
 #include "gen/choices.h"
 #include "model/interval_schedule.h"
 #include "model/intervals.h"
+#include "model/loads.h"
 #include "oracle/optimum/brute_force.h"
 #include "oracle/optimum/optimum.h"
 #include "oracle/optimum/optimum_problem.h"
@@ -69,8 +70,7 @@ void bound_every_planner(const PackingProblem& p, const IntervalProblem& rows,
   for (const std::string& name : planner_names()) {
     Result<Plan> plan = make_planner(name)->plan(*s);
     if (!plan) fail("planner " + name + ": " + plan.error().message(), p);
-    Bytes arena = 0;
-    for (const Arena& a : plan->arenas) arena += a.size;
+    const Bytes arena = arena_total(*plan).value_or(~Bytes{0});
     // Places and sizes are multiples of 256 bytes: one unit each.
     const Bytes units = (arena + kPlaceAlign - 1) / kPlaceAlign;
     if (units < static_cast<Bytes>(least)) {

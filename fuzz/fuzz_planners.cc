@@ -26,6 +26,7 @@
 #include "gen/choices.h"
 #include "gen/random_schedules.h"
 #include "harness/judge.h"
+#include "model/loads.h"
 #include "model/resolve.h"
 #include "model/text.h"
 #include "oracle/check/lifetimes.h"
@@ -100,15 +101,6 @@ bool same_plan(const Plan& a, const Plan& b) {
   return true;
 }
 
-#ifndef PLANCK_FUZZ_PLANNER_LIB
-// A plan's arena bytes in total; the generated schedules keep it below 2^62.
-Bytes total_bytes(const Plan& p) {
-  Bytes total = 0;
-  for (const Arena& a : p.arenas) total += a.size;
-  return total;
-}
-#endif
-
 // The checker's and the shadow executor's verdict on one planner's result
 // for s; aborts if either fails it. `judged` holds the plans of this input
 // that passed already: an equal plan passes again. The plan comes back, for
@@ -135,8 +127,8 @@ void check_rewrite(std::string_view name, const Plan& plan, const harness::Sched
     if (rewritten.error().what.find("nest deeper") != std::string::npos) return;
     fail(name, "rewrite-error", "the rewrite of a valid plan failed: " + rewritten.error().message(), s);
   }
-  for (const oracle::Lifetime& l : oracle::planned_buffers(*rewritten)) {
-    const Name& left = rewritten->storage[l.storage].name;
+  for (const Lifetime& l : oracle::planned_buffers(*rewritten)) {
+    const Name& left = rewritten->storage[l.buffer].name;
     bool is_arena = false;
     for (const Arena& a : plan.arenas) is_arena = is_arena || a.name == left;
     if (!is_arena) fail(name, "rewrite-still-plans", "the rewritten schedule still plans " + left, s);
@@ -182,9 +174,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!candidates.empty()) {
     const std::size_t chosen = best_of(candidates);
     if (chosen >= candidates.size()) fail("best", "best-chooses-none", "best chooses no candidate", s);
-    const Bytes kept = total_bytes(*candidates[chosen]);
+    // The generated schedules keep each total below 2^62.
+    const Bytes kept = *arena_total(*candidates[chosen]);
     for (std::size_t i = 0; i < candidates.size(); ++i) {
-      const Bytes total = total_bytes(*candidates[i]);
+      const Bytes total = *arena_total(*candidates[i]);
       if (total < kept) {
         fail("best", "best-not-least",
              "best keeps a plan of " + std::to_string(kept) + " arena bytes, though " + names[i] + "'s has " +

@@ -8,22 +8,12 @@
 #include <utility>
 
 #include "harness/verify.h"
+#include "model/loads.h"
 
 namespace planck::harness {
 namespace {
 
 using nlohmann::json;
-
-// The sum of the plan's arena sizes, or nullopt when it passes Bytes.
-std::optional<Bytes> total_arena(const Plan& plan) {
-  Bytes total = 0;
-  for (const Arena& a : plan.arenas) {
-    const std::optional<Bytes> sum = checked_add(total, a.size);
-    if (!sum) return std::nullopt;
-    total = *sum;
-  }
-  return total;
-}
 
 ArenaChange compare(std::string instance, std::optional<Bytes> base, Bytes now, double threshold) {
   ArenaChange c{.instance = std::move(instance), .baseline = base, .now = now};
@@ -143,7 +133,7 @@ GateResult gate(const Planner& planner, const std::vector<GateInstance>& instanc
     Verdict v = judge(planner, i.schedule);
     r.files++;
     if (!v.failed() && i.quality) {
-      if (const std::optional<Bytes> total = total_arena(*v.plan)) {
+      if (const std::optional<Bytes> total = arena_total(*v.plan)) {
         const auto base = baseline.instances.find(i.name);
         r.arenas.push_back(compare(i.name,
                                    base == baseline.instances.end() ? std::nullopt : std::optional(base->second),

@@ -53,7 +53,7 @@ class ScheduleJudge {
  private:
   const Schedule& s_;
   StorageNames names_;
-  std::vector<oracle::Lifetime> planned_;  // oracle::planned_buffers(s)
+  std::vector<Lifetime> planned_;  // oracle::planned_buffers(s)
 };
 
 }  // namespace planck::harness

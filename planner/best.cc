@@ -10,20 +10,13 @@
 #include <utility>
 #include <vector>
 
+#include "model/loads.h"
 #include "planner/best.h"
 #include "planner/factories.h"
 #include "planner/registry.h"
 
 namespace planck {
 namespace {
-
-// The arenas' total, saturating at 2^64 - 1: a plan whose total would pass
-// 2^64 then ties only with another such plan, never beats one that fits.
-Bytes total_arena_bytes(const Plan& p) {
-  Bytes total = 0;
-  for (const Arena& a : p.arenas) total = checked_add(total, a.size).value_or(~Bytes{0});
-  return total;
-}
 
 class BestPlanner final : public Planner {
  public:
@@ -44,7 +37,9 @@ std::size_t best_of(std::span<const Result<Plan>> results) {
   std::optional<Bytes> best_total;
   for (std::size_t i = 0; i < results.size(); ++i) {
     if (!results[i]) continue;
-    const Bytes total = total_arena_bytes(*results[i]);
+    // Saturating at 2^64 - 1: a plan whose total would pass 2^64 then ties
+    // only with another such plan, never beats one that fits.
+    const Bytes total = arena_total(*results[i]).value_or(~Bytes{0});
     if (!best_total || total < *best_total) {
       best = i;
       best_total = total;

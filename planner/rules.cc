@@ -14,6 +14,7 @@
 
 #include "model/huge_pages.h"
 #include "model/lexical.h"
+#include "model/loads.h"
 #include "model/resolve.h"
 #include "model/text.h"
 #include "planner/rewrite.h"
@@ -377,8 +378,7 @@ std::string debug_line(const PlanOptions& options, const Schedule& s, const Plan
     auto r = rounded_size(s.storage[*id]);
     before = r ? checked_add(before, *r).value_or(UINT64_MAX) : UINT64_MAX;
   }
-  Bytes after = 0;
-  for (const Arena& a : p.arenas) after = checked_add(after, a.size).value_or(UINT64_MAX);
+  const Bytes after = arena_total(p).value_or(UINT64_MAX);
   if (before == after) return "";
   return fmt::format("memory reduced from {:.2f} MB -> {:.2f} MB, {} -> {} bufs",
                      static_cast<double>(before) / 1e6, static_cast<double>(after) / 1e6,

@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/lifetime.h"
 #include "model/plan.h"
 #include "model/result.h"
 #include "model/schedule.h"
@@ -56,14 +57,6 @@ void for_each_taken_in_loop(const Entry& loop, Take& take) {
 // held and not on a disk.
 bool is_plannable(const Storage& s);
 
-// Rule 3, lifetimes: a planned buffer lives from the first top-level entry
-// that takes it to the last, inclusive.
-struct Lifetime {
-  StorageId buffer = 0;
-  std::size_t first = 0;
-  std::size_t last = 0;
-};
-
 // What rule 3 and the TLSF run (rule 6) tell, now and then, of how far
 // they are, so that another thread can take the rules that follow as they
 // go. This one tells no one.
@@ -77,8 +70,9 @@ class RuleProgress {
   virtual void placed(std::size_t /*k*/) {}
 };
 
-// Rule 3: every planned buffer with its lifetime, in order of first
-// appearance (entry by entry, in the order of rule 1).
+// Rule 3, lifetimes: every planned buffer with its lifetime (model/lifetime.h),
+// from the first top-level entry that takes it to the last, inclusive; in
+// order of first appearance (entry by entry, in the order of rule 1).
 std::vector<Lifetime> planned_lifetimes(const Schedule& s);
 // The same into `out`, which the caller holds, so that whoever `progress`
 // tells of its array can rely on it until the caller lets it go.

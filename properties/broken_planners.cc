@@ -51,7 +51,7 @@ std::vector<Life> lives(const Schedule& s, Bug bug) {
     call_times(s, s.entries, now, out);
     return out;
   }
-  for (const ModelLifetime& l : model_lifetimes(s)) {
+  for (const Lifetime& l : model_lifetimes(s)) {
     const std::size_t close = bug == Bug::OffByOneLifetimes ? std::max(l.last, l.first + 1) : l.last + 1;
     out.push_back({l.buffer, l.first, close});
   }

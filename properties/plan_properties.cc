@@ -14,6 +14,7 @@
 
 #include "gen/choices.h"
 #include "gen/schedule_parts.h"
+#include "model/loads.h"
 #include "model/text.h"
 #include "oracle/check/checker.h"
 #include "oracle/check/shadow.h"
@@ -100,7 +101,7 @@ class PlanIndex {
   std::map<std::string, const Placement*> placements_;
 };
 
-bool alive_together(const ModelLifetime& a, const ModelLifetime& b) { return a.first <= b.last && b.first <= a.last; }
+bool alive_together(const Lifetime& a, const Lifetime& b) { return a.first <= b.last && b.first <= a.last; }
 
 bool share_bytes(std::pair<Bytes, Bytes> a, std::pair<Bytes, Bytes> b) {
   return a.first < a.second && b.first < b.second && a.first < b.second && b.first < a.second;
@@ -167,7 +168,7 @@ Schedule rewrite_or_fail(const Schedule& s, const Plan& p) {
 
 std::vector<bool> planned_set(const Schedule& s) {
   std::vector<bool> planned(s.storage.size(), false);
-  for (const ModelLifetime& l : model_lifetimes(s)) planned[l.buffer] = true;
+  for (const Lifetime& l : model_lifetimes(s)) planned[l.buffer] = true;
   return planned;
 }
 
@@ -293,14 +294,14 @@ void plan_passes_shadow_executor(const Planner& planner, const Schedule& s) {
 void live_buffers_share_no_bytes(const Planner& planner, const Schedule& s) {
   const Plan plan = plan_or_fail(planner, s);
   const PlanIndex index(s, plan);
-  const std::vector<ModelLifetime> lives = model_lifetimes(s);
+  const std::vector<Lifetime> lives = model_lifetimes(s);
   std::vector<bool> planned(s.storage.size(), false);
-  for (const ModelLifetime& l : lives) planned[l.buffer] = true;
+  for (const Lifetime& l : lives) planned[l.buffer] = true;
   for (const Placement& pl : plan.placements) {
     std::optional<StorageId> id = s.find(pl.buffer);
     if (!id || !planned[*id]) fail(fmt::format("the plan places {}, which is not a planned buffer", pl.buffer));
   }
-  for (const ModelLifetime& l : lives) {
+  for (const Lifetime& l : lives) {
     const Storage& b = s.storage[l.buffer];
     const Arena& arena = index.arena_of(l.buffer);
     if (arena.device != b.device) {
@@ -360,15 +361,15 @@ void places_aligned_and_buffers_start_at_place_plus_phase(const Planner& planner
 void loop_buffers_live_through_the_loop(const Planner& planner, const Schedule& s) {
   const Plan plan = plan_or_fail(planner, s);
   const PlanIndex index(s, plan);
-  const std::vector<ModelLifetime> lives = model_lifetimes(s);
+  const std::vector<Lifetime> lives = model_lifetimes(s);
   for (std::size_t e = 0; e < s.entries.size(); ++e) {
     const Entry& loop = s.entries[e];
     if (loop.kind != Entry::Kind::Range && loop.kind != Entry::Kind::Loop) continue;
     for (StorageId inside : model_taken(loop)) {
       const auto in =
-          std::find_if(lives.begin(), lives.end(), [&](const ModelLifetime& l) { return l.buffer == inside; });
+          std::find_if(lives.begin(), lives.end(), [&](const Lifetime& l) { return l.buffer == inside; });
       if (in == lives.end()) continue;
-      for (const ModelLifetime& other : lives) {
+      for (const Lifetime& other : lives) {
         if (other.buffer == inside || other.first > e || other.last < e) continue;
         const Storage& a = s.storage[inside];
         const Storage& b = s.storage[other.buffer];
@@ -460,26 +461,23 @@ void planning_is_deterministic_and_survives_text(const Planner& planner, const S
 void arena_between_peak_and_total(const Planner& planner, const Schedule& s) {
   const Plan plan = plan_or_fail(planner, s);
   const PlanIndex index(s, plan);
-  const std::vector<ModelLifetime> lives = model_lifetimes(s);
+  const std::vector<Lifetime> lives = model_lifetimes(s);
   std::vector<std::string> devices;
-  for (const ModelLifetime& l : lives) {
+  for (const Lifetime& l : lives) {
     const Name& d = s.storage[l.buffer].device;
     if (std::find(devices.begin(), devices.end(), d) == devices.end()) devices.push_back(d);
   }
   for (const std::string& device : devices) {
+    // The generated sizes keep every sum far below 2^64.
+    std::vector<Load> loads;
     Bytes total = 0;
-    Bytes peak = 0;
-    for (std::size_t entry = 0; entry < s.entries.size(); ++entry) {
-      Bytes live = 0;
-      for (const ModelLifetime& l : lives) {
-        if (s.storage[l.buffer].device == device && l.first <= entry && entry <= l.last)
-          live += rounded(s.storage[l.buffer]);
-      }
-      peak = std::max(peak, live);
+    for (const Lifetime& l : lives) {
+      const Storage& b = s.storage[l.buffer];
+      if (b.device != device) continue;
+      loads.push_back(load_of(l, rounded(b)));
+      total += std::max(kPlaceAlign, rounded(b));
     }
-    for (const ModelLifetime& l : lives) {
-      if (s.storage[l.buffer].device == device) total += std::max(kPlaceAlign, rounded(s.storage[l.buffer]));
-    }
+    const Bytes peak = *peak_live_bytes(loads);
     const Arena* arena = index.device_arena(device);
     if (arena == nullptr) fail(fmt::format("device {} has planned buffers but no arena", device));
     if (arena->size < peak || arena->size > total) {
@@ -632,9 +630,9 @@ void checker_rejects_a_buffer_moved_onto_a_live_neighbour(const Planner& planner
   Schedule live = s;
   auto pairs = [](const Schedule& x) {
     std::vector<std::pair<StorageId, StorageId>> out;
-    const std::vector<ModelLifetime> lives = model_lifetimes(x);
-    for (const ModelLifetime& a : lives) {
-      for (const ModelLifetime& b : lives) {
+    const std::vector<Lifetime> lives = model_lifetimes(x);
+    for (const Lifetime& a : lives) {
+      for (const Lifetime& b : lives) {
         const Storage& sa = x.storage[a.buffer];
         const Storage& sb = x.storage[b.buffer];
         if (a.buffer != b.buffer && sa.device == sb.device && alive_together(a, b) && rounded(sa) > 0 &&
@@ -683,7 +681,7 @@ void overflow_is_an_error(const Planner& planner, const Schedule& s) {
                      print_plan(*plan)));
   }
   const std::string message = plan.error().message();
-  for (const ModelLifetime& l : model_lifetimes(s)) {
+  for (const Lifetime& l : model_lifetimes(s)) {
     if (names_word(message, s.storage[l.buffer].name)) return;
   }
   fail(fmt::format("the overflow error names no planned buffer: {}", message));

@@ -156,7 +156,7 @@ TEST(Shrinking, TwoDevicesWithPlannedBuffersShrinkToAtMostFiveEntries) {
   expect_small_counterexample(
       [](const Schedule& s) {
         std::set<std::string> devices;
-        for (const ModelLifetime& l : model_lifetimes(s)) devices.insert(s.storage[l.buffer].device);
+        for (const Lifetime& l : model_lifetimes(s)) devices.insert(s.storage[l.buffer].device);
         return devices.size() >= 2;
       },
       "two devices with planned buffers");
@@ -165,7 +165,7 @@ TEST(Shrinking, TwoDevicesWithPlannedBuffersShrinkToAtMostFiveEntries) {
 TEST(Shrinking, AHugePlannedBufferShrinksToAtMostFiveEntries) {
   expect_small_counterexample(
       [](const Schedule& s) {
-        for (const ModelLifetime& l : model_lifetimes(s)) {
+        for (const Lifetime& l : model_lifetimes(s)) {
           if (s.storage[l.buffer].bytes >= (Bytes{1} << 60)) return true;
         }
         return false;
@@ -178,8 +178,8 @@ TEST(Shrinking, DropsUnusedDeclarationsAndViews) {
   const std::optional<Failure> found = find_counterexample(
       [] {
         const Schedule s = *schedules();
-        for (const ModelLifetime& a : model_lifetimes(s)) {
-          for (const ModelLifetime& b : model_lifetimes(s)) {
+        for (const Lifetime& a : model_lifetimes(s)) {
+          for (const Lifetime& b : model_lifetimes(s)) {
             const bool together = a.buffer != b.buffer && a.first <= b.last && b.first <= a.last;
             RC_ASSERT(!(together && s.storage[a.buffer].phase != 0));
           }

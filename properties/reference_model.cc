@@ -121,12 +121,12 @@ std::vector<StorageId> model_taken(const Entry& e) {
   return out;
 }
 
-std::vector<ModelLifetime> model_lifetimes(const Schedule& s) {
-  std::vector<ModelLifetime> out;
+std::vector<Lifetime> model_lifetimes(const Schedule& s) {
+  std::vector<Lifetime> out;
   for (std::size_t entry = 0; entry < s.entries.size(); ++entry) {
     for (StorageId id : model_taken(s.entries[entry])) {
       if (!planned_kind(s.storage[id])) continue;
-      auto known = std::find_if(out.begin(), out.end(), [&](const ModelLifetime& l) { return l.buffer == id; });
+      auto known = std::find_if(out.begin(), out.end(), [&](const Lifetime& l) { return l.buffer == id; });
       if (known == out.end()) {
         out.push_back({id, entry, entry});
       } else {
@@ -140,13 +140,13 @@ std::vector<ModelLifetime> model_lifetimes(const Schedule& s) {
 // ------------------------------------------------------ SPEC section 3, 4-8
 
 Result<Plan> model_plan(const Schedule& s) {
-  const std::vector<ModelLifetime> lives = model_lifetimes(s);
+  const std::vector<Lifetime> lives = model_lifetimes(s);
   Plan plan;
   if (lives.empty()) return plan;
 
   // Rule 4.
   std::vector<Bytes> rounded;
-  for (const ModelLifetime& l : lives) {
+  for (const Lifetime& l : lives) {
     const Storage& b = s.storage[l.buffer];
     std::optional<Bytes> r = checked_add(b.phase, b.bytes);
     if (r) r = checked_round_up(*r, 256);

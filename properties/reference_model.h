@@ -1,10 +1,10 @@
 #pragma once
 // A plain, slow model of the reference planner (SPEC sections 3 and 4),
 // written apart from planner/ so that the two can be held to each other byte
-// for byte. It shares only the schedule model and its checked arithmetic.
-// Every rule is one function, written as the specification words it, with
-// no index, bitmap or cache: what it loses in speed it gains in being
-// obviously the text.
+// for byte. It shares only the schedule model, its checked arithmetic and
+// the lifetime type. Every rule is one function, written as the
+// specification words it, with no index, bitmap or cache: what it loses in
+// speed it gains in being obviously the text.
 
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "model/lifetime.h"
 #include "model/plan.h"
 #include "model/result.h"
 #include "model/schedule.h"
@@ -59,18 +60,11 @@ class ModelTlsf {
 
 int model_bitlen(Bytes x);
 
-// SPEC section 3, rules 1 to 3: a planned buffer and the top-level entries it
-// lives through.
-struct ModelLifetime {
-  StorageId buffer = 0;
-  std::size_t first = 0;
-  std::size_t last = 0;
-};
-
 // Rule 1: the storage a top-level entry takes, each once, in order.
 std::vector<StorageId> model_taken(const Entry& e);
-// Rules 2 and 3, in order of first appearance.
-std::vector<ModelLifetime> model_lifetimes(const Schedule& s);
+// Rules 2 and 3: each planned buffer's lifetime (model/lifetime.h), in order
+// of first appearance.
+std::vector<Lifetime> model_lifetimes(const Schedule& s);
 
 // Rules 4 to 8: the reference plan, or the error the reference planner must
 // give (an overflow, or an allocation that fails).

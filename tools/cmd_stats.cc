@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "oracle/check/checker.h"
-#include "planner/device_loads.h"
 #include "planner/planner.h"
 #include "tools/commands.h"
 #include "tools/output.h"
@@ -54,9 +53,9 @@ std::string table_text(const std::vector<Row>& rows, bool optimum) {
 
 // The oracle's answer for one device, as a cell: "3584" when proven, else
 // "3072..3584 unknown".
-std::string optimum_cell(const std::optional<DeviceQuality>& q) {
-  if (!q || !q->optimum) return "-";
-  const oracle::OptimumResult& r = *q->optimum;
+std::string optimum_cell(const DeviceQuality& q) {
+  if (!q.optimum) return "-";
+  const oracle::OptimumResult& r = *q.optimum;
   if (r.status == oracle::OptimumStatus::Optimal) return bytes_text(r.upper_bound, kPlaceAlign);
   return fmt::format("{}..{} {}", bytes_text(r.lower_bound, kPlaceAlign), bytes_text(r.upper_bound, kPlaceAlign),
                      oracle::status_name(r.status));
@@ -82,8 +81,7 @@ void run_stats(const StatsArgs& args) {
       error_code = kExitBadInput;
       continue;
     }
-    auto loads = device_loads(s);
-    auto plan = loads ? planner->plan(s) : Result<Plan>(loads.error());
+    auto plan = planner->plan(s);
     if (!plan) {
       const Exit failure = planner_failure(path, plan.error());
       errors.push_back(failure.message);
@@ -95,43 +93,23 @@ void run_stats(const StatsArgs& args) {
     const std::string verdict =
         violations.empty() ? "ok" : fmt::format("INVALID ({})", violations.size());
     // The files left share the time left.
-    std::vector<DeviceQuality> optimum;
+    std::optional<Clock::time_point> until;
     if (args.optimum) {
       const Clock::time_point now = Clock::now();
-      const Clock::time_point until =
-          now >= deadline ? now : now + (deadline - now) / static_cast<long>(args.schedules.size() - n);
-      auto q = plan_quality(s, *plan, violations.empty(), until);
-      if (!q) {
-        errors.push_back(path + ": " + q.error().message());
-        error_code = kExitBadInput;
-        continue;
-      }
-      optimum = std::move(q).value();
+      until = now >= deadline ? now : now + (deadline - now) / static_cast<long>(args.schedules.size() - n);
     }
-    nlohmann::ordered_json devices = nlohmann::ordered_json::array();
-    if (loads->empty()) rows.push_back({path, "-", "0", "0", "0", "-", "-", verdict});
-    for (const DeviceLoad& d : *loads) {
-      Bytes arena = 0;
-      for (const Arena& a : plan->arenas) {
-        if (a.device == d.device) arena = a.size;
-      }
-      std::optional<DeviceQuality> q;
-      for (const DeviceQuality& one : optimum) {
-        if (one.device == d.device) q = one;
-      }
-      rows.push_back({path, d.device, std::to_string(d.buffers), std::to_string(d.peak), std::to_string(arena),
-                      ratio_text(arena, d.peak), optimum_cell(q), verdict});
-      nlohmann::ordered_json device{{"device", d.device},
-                                    {"buffers", d.buffers},
-                                    {"lower_bound", d.peak},
-                                    {"arena", arena}};
-      if (q && q->optimum) {
-        device["optimum"] = {{"status", oracle::status_name(q->optimum->status)},
-                             {"lower_bound", bytes_json(q->optimum->lower_bound, kPlaceAlign)},
-                             {"upper_bound", bytes_json(q->optimum->upper_bound, kPlaceAlign)}};
-      }
-      devices.push_back(std::move(device));
+    auto quality = plan_quality(s, *plan, violations.empty(), until);
+    if (!quality) {
+      errors.push_back(path + ": " + quality.error().message());
+      error_code = kExitBadInput;
+      continue;
     }
+    if (quality->empty()) rows.push_back({path, "-", "0", "0", "0", "-", "-", verdict});
+    for (const DeviceQuality& d : *quality) {
+      rows.push_back({path, d.device, std::to_string(d.buffers), std::to_string(d.lower_bound),
+                      std::to_string(d.arena), ratio_text(d.arena, d.lower_bound), optimum_cell(d), verdict});
+    }
+    nlohmann::ordered_json devices = quality_json(*quality, 1);
     files.push_back({{"schedule", path},
                      {"valid", violations.empty()},
                      {"violations", violations.size()},

@@ -53,9 +53,7 @@ Result<std::vector<DeviceQuality>> plan_quality(const Schedule& s, const Plan& p
     for (const Arena& a : plan.arenas) {
       if (a.device == d.device) q.arena = std::max(q.arena, a.size);
     }
-    const std::optional<Bytes> lower = checked_mul(oracle::peak_live(d.problem), kPlaceAlign);
-    if (!lower) return Error{"", fmt::format("device {}: the peak of live bytes overflows", d.device)};
-    q.lower_bound = *lower;
+    PLANCK_ASSIGN(q.lower_bound, oracle::arena_lower_bound(d));
     if (deadline) {
       oracle::OptimumOptions options;
       options.timeout_seconds = seconds_until(*deadline);

@@ -204,8 +204,8 @@ std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
 // x and y (x placed first in the plan) are in one arena, alive together,
 // and their blocks share bytes.
 Violation overlap(const Schedule& s, const Plan& p, const PlacedBuffer& x, const PlacedBuffer& y) {
-  const Storage& xs = s.storage[x.life.storage];
-  const Storage& ys = s.storage[y.life.storage];
+  const Storage& xs = s.storage[x.life.buffer];
+  const Storage& ys = s.storage[y.life.buffer];
   auto own_bytes = [](const PlacedBuffer& b, const Storage& st) {
     return ByteRange{b.block.begin + st.phase, b.block.begin + st.phase + st.bytes};
   };

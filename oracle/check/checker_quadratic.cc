@@ -36,7 +36,7 @@ std::vector<Judged> judged_buffers(const Schedule& s, const Plan& p, const Resol
     const ResolvedPlacement& at = r.placements[i];
     if (!at.ok()) continue;
     const auto life = std::find_if(planned.begin(), planned.end(),
-                                   [&](const Lifetime& l) { return l.storage == *at.storage; });
+                                   [&](const Lifetime& l) { return l.buffer == *at.storage; });
     if (life == planned.end()) continue;
     const Storage& st = s.storage[*at.storage];
     const Result<Bytes> rounded = rounded_size(st);

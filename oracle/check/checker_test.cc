@@ -526,7 +526,7 @@ loop flag=f {
   std::vector<std::string> order;
   std::vector<std::pair<std::size_t, std::size_t>> lives;
   for (const Lifetime& life : taken_storage(s)) {
-    order.push_back(s.storage[life.storage].name);
+    order.push_back(s.storage[life.buffer].name);
     lives.emplace_back(life.first, life.last);
   }
   EXPECT_EQ(order, (std::vector<std::string>{"c", "a", "d", "b", "e", "f"}));
@@ -618,7 +618,7 @@ Plan random_plan(gen::Choices& r, const Schedule& s) {
   };
   const bool end_to_end = r.percent(30);
   for (const Lifetime& life : planned_buffers(s)) {
-    const Storage& st = s.storage[life.storage];
+    const Storage& st = s.storage[life.buffer];
     const std::size_t d = device_index(st.device);
     const Bytes rounded = *rounded_size(st);
     const Bytes place = end_to_end ? arena_ends[d] : kPlaceAlign * r.draw(0, 4);

@@ -68,7 +68,7 @@ std::vector<Lifetime> kept_lifetimes(const Schedule& s, Keep keep) {
       if (at == kNotTaken) {
         if (keep(id)) {
           at = count++;
-          kept[at] = {.storage = id, .first = entry, .last = entry};
+          kept[at] = {.buffer = id, .first = entry, .last = entry};
         } else {
           at = kNotKept;
         }

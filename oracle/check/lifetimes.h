@@ -1,27 +1,21 @@
 #pragma once
 // The oracle's own reading of SPEC section 3, rules 1 to 3: what each
 // top-level entry takes, what is planned and how long it lives. Written
-// apart from planner/lifetimes.h on purpose: a bug there must not hide
+// apart from planner/rules.h on purpose: a bug there must not hide
 // itself from the oracles. Rule 4 is model/schedule.h's rounded_size.
 
 #include <cstddef>
 #include <optional>
 #include <vector>
 
+#include "model/lifetime.h"
 #include "model/schedule.h"
 
 namespace planck::oracle {
 
-// The top-level entries first..last (inclusive) that take a storage.
-struct Lifetime {
-  StorageId storage = 0;
-  std::size_t first = 0;
-  std::size_t last = 0;
-};
-
 // Rules 1 and 3 for all storage: every storage some entry takes, in order
 // of first appearance (entry by entry, in the order each entry takes it),
-// with the first and last top-level entry that takes it. A call takes the
+// with the first and last top-level entry that takes it (model/lifetime.h). A call takes the
 // storage of each argument, through any depth of views; a loop takes what
 // each call in it takes, nested loops included, then its flag's storage.
 std::vector<Lifetime> taken_storage(const Schedule& s);

@@ -25,7 +25,7 @@ class PlanRules {
   PlanRules(const Schedule& s, const Plan& p, const Resolution& r,
             const std::vector<Lifetime>& planned)
       : s_(s), p_(p), r_(r), planned_(planned), life_of_(huge_vector<const Lifetime*>(s.storage.size())) {
-    for (const Lifetime& life : planned) life_of_[life.storage] = &life;
+    for (const Lifetime& life : planned) life_of_[life.buffer] = &life;
   }
 
   PlanRulesResult judge() {
@@ -39,8 +39,8 @@ class PlanRules {
     std::unordered_set<std::string_view> with_buffers;
     const Name* previous = nullptr;  // most buffers share the device of the one before
     for (const Lifetime& life : planned_) {
-      const Storage& st = s_.storage[life.storage];
-      if (!r_.placement_of[life.storage]) {
+      const Storage& st = s_.storage[life.buffer];
+      if (!r_.placement_of[life.buffer]) {
         report({.rule = Rule::NotPlaced, .buffers = {st.name}, .lives = {entry_span(s_, life.first, life.last)}});
       }
       if (previous && st.device == *previous) continue;
@@ -138,7 +138,7 @@ class PlanRules {
   // breaks one takes the path that works out which and reports them.
   void judge_in_arena(std::size_t i, const Lifetime& life, std::size_t a) {
     const Placement& pl = p_.placements[i];
-    const Storage& buffer = s_.storage[life.storage];
+    const Storage& buffer = s_.storage[life.buffer];
     const Arena& arena = p_.arenas[a];
     const Result<Bytes> rounded = rounded_size(buffer);
     const std::optional<Bytes> end = rounded ? checked_add(pl.place, *rounded) : std::nullopt;
@@ -208,7 +208,7 @@ class PlanRules {
     }
     if (!wrong.empty()) {
       for (const Lifetime& life : planned_) {
-        const Storage& st = s_.storage[life.storage];
+        const Storage& st = s_.storage[life.buffer];
         if (auto it = wrong_index.find(st.device); it != wrong_index.end()) wrong[it->second].buffers.push_back(st.name);
       }
     }

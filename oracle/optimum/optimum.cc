@@ -109,7 +109,7 @@ Status Solver::set_up_parts() {
     for (const PackingItem& item : part.problem.items) {
       part.units.push_back({static_cast<std::int64_t>(item.size / part.unit), item.lower, item.upper});
     }
-    part.peak = peak_live(part.problem);
+    part.peak = *peak_live(part.problem);  // the problem passed check_problem
     part.lower = part.peak;
     // Greedy by size takes time quadratic in a part's items: past the
     // deadline, the part's items stacked one above another stand instead.

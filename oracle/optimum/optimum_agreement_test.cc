@@ -60,7 +60,7 @@ TEST(OptimumAgreement, EveryCapacityAroundTheLeastArenaGetsTheSameVerdict) {
   for (const auto& items : tiny_instances(4242, 80)) {
     const std::int64_t least = brute_force_least_arena(items)->arena;
     const PackingProblem p = testing::as_problem(items);
-    const auto peak = static_cast<std::int64_t>(peak_live(p));
+    const auto peak = static_cast<std::int64_t>(*peak_live(p));
     for (std::int64_t c = peak - 1; c <= least + 1; ++c) {
       for (const Engines& e : kEngines) {
         OptimumOptions o = options_for(e);

@@ -52,7 +52,7 @@ Result<Plan> interval_plan(const IntervalProblem& p, const Offsets& offsets, Byt
 Result<std::vector<DevicePacking>> schedule_packings(const Schedule& s) {
   std::vector<DevicePacking> devices;
   for (const Lifetime& life : planned_buffers(s)) {
-    const Storage& st = s.storage[life.storage];
+    const Storage& st = s.storage[life.buffer];
     const Result<Bytes> rounded = rounded_size(st);
     if (!rounded) {
       return Error{fmt::format("{}:{}:{}", s.source, st.pos.line, st.pos.col),
@@ -67,12 +67,19 @@ Result<std::vector<DevicePacking>> schedule_packings(const Schedule& s) {
       devices.push_back({st.device, {}, {}});
       d = &devices.back();
     }
-    d->buffers.push_back(life.storage);
+    d->buffers.push_back(life.buffer);
     d->problem.items.push_back({st.name, *rounded / kPlaceAlign,
                                 static_cast<std::int64_t>(life.first),
                                 static_cast<std::int64_t>(life.last) + 1});
   }
   return devices;
+}
+
+Result<Bytes> arena_lower_bound(const DevicePacking& d) {
+  const std::optional<Bytes> peak = peak_live(d.problem);
+  const std::optional<Bytes> bytes = peak ? checked_mul(*peak, kPlaceAlign) : std::nullopt;
+  if (!bytes) return Error{"", fmt::format("device {}: the peak of live bytes passes 2^64", d.device)};
+  return *bytes;
 }
 
 Result<Plan> schedule_plan(const Schedule& s, const std::vector<DevicePacking>& devices,

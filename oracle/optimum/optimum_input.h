@@ -36,6 +36,12 @@ struct DevicePacking {
 // error names the buffer whose rounded size overflows, at its declaration.
 Result<std::vector<DevicePacking>> schedule_packings(const Schedule& s);
 
+// The lower bound on any plan's arena for the device, in bytes: the peak of
+// its buffers' live rounded bytes, by the oracle's own lifetimes. The
+// figure `planck check` and `planck stats` report. An error when it passes
+// 2^64.
+Result<Bytes> arena_lower_bound(const DevicePacking& d);
+
 // The plan of one placement per device (offsets and arena in units): an arena
 // per device, named arenaK with the smallest K no storage is named by, in
 // order; places and sizes in bytes.

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "model/loads.h"
+
 namespace planck::oracle {
 namespace {
 
@@ -45,37 +47,11 @@ Status check_problem(const PackingProblem& p) {
   return Ok{};
 }
 
-Bytes peak_live(const PackingProblem& p) {
-  // The starts and the ends apart, each in time order, merged with the ends
-  // first at a time since lifetimes are half-open. Items mostly come in order
-  // of their starts, so that sort is mostly a check. An end is taken only
-  // once a later or equal start is, after its own start (lower < upper), so
-  // the live bytes never go below zero.
-  struct Event {
-    std::int64_t time;
-    Bytes size;
-  };
-  std::vector<Event> starts;
-  std::vector<Event> ends;
-  starts.reserve(p.items.size());
-  ends.reserve(p.items.size());
-  for (const PackingItem& item : p.items) {
-    starts.push_back({item.lower, item.size});
-    ends.push_back({item.upper, item.size});
-  }
-  const auto by_time = [](const Event& a, const Event& b) { return a.time < b.time; };
-  for (std::vector<Event>* events : {&starts, &ends}) {
-    if (!std::is_sorted(events->begin(), events->end(), by_time)) std::sort(events->begin(), events->end(), by_time);
-  }
-  Bytes live = 0;
-  Bytes peak = 0;
-  std::size_t end = 0;
-  for (const Event& start : starts) {
-    for (; end < ends.size() && ends[end].time <= start.time; ++end) live -= ends[end].size;
-    live += start.size;
-    peak = std::max(peak, live);
-  }
-  return peak;
+std::optional<Bytes> peak_live(const PackingProblem& p) {
+  std::vector<Load> loads;
+  loads.reserve(p.items.size());
+  for (const PackingItem& item : p.items) loads.push_back({item.lower, item.upper, item.size});
+  return peak_live_bytes(loads);
 }
 
 std::optional<Bytes> arena_size(const PackingProblem& p, const Offsets& offsets) {

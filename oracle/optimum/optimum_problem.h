@@ -46,9 +46,10 @@ inline constexpr Bytes kMaxTotalSize = kMaxBytes;
 // together at most kMaxTotalSize. The error names the first item at fault.
 Status check_problem(const PackingProblem& p);
 
-// The most bytes alive at once: a lower bound on every arena. Needs a problem
-// that passes check_problem.
-Bytes peak_live(const PackingProblem& p);
+// The most bytes alive at once (model/loads.h): a lower bound on every
+// arena. nullopt when that passes 2^64, never for a problem that passes
+// check_problem.
+std::optional<Bytes> peak_live(const PackingProblem& p);
 
 // The largest offset + size, 0 without items; nullopt when an offset + size
 // passes the largest Bytes.

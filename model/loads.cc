@@ -1,0 +1,51 @@
+#include "model/loads.h"
+
+#include <algorithm>
+
+namespace planck {
+
+std::optional<Bytes> peak_live_bytes(const std::vector<Load>& loads) {
+  // The begins and the ends apart, each in time order, merged with the ends
+  // first at a time, since loads are half-open. An end is taken only once a
+  // later or equal begin is, after its own begin, so the live bytes never go
+  // below zero.
+  struct Event {
+    std::int64_t time;
+    Bytes size;
+  };
+  std::vector<Event> begins;
+  std::vector<Event> ends;
+  begins.reserve(loads.size());
+  ends.reserve(loads.size());
+  for (const Load& load : loads) {
+    begins.push_back({load.begin, load.size});
+    ends.push_back({load.end, load.size});
+  }
+  const auto by_time = [](const Event& a, const Event& b) { return a.time < b.time; };
+  for (std::vector<Event>* events : {&begins, &ends}) {
+    if (!std::is_sorted(events->begin(), events->end(), by_time)) std::sort(events->begin(), events->end(), by_time);
+  }
+  Bytes live = 0;
+  Bytes peak = 0;
+  std::size_t end = 0;
+  for (const Event& begin : begins) {
+    for (; end < ends.size() && ends[end].time <= begin.time; ++end) live -= ends[end].size;
+    const std::optional<Bytes> sum = checked_add(live, begin.size);
+    if (!sum) return std::nullopt;
+    live = *sum;
+    peak = std::max(peak, live);
+  }
+  return peak;
+}
+
+std::optional<Bytes> arena_total(const Plan& p) {
+  Bytes total = 0;
+  for (const Arena& a : p.arenas) {
+    const std::optional<Bytes> sum = checked_add(total, a.size);
+    if (!sum) return std::nullopt;
+    total = *sum;
+  }
+  return total;
+}
+
+}  // namespace planck

@@ -1,0 +1,40 @@
+#pragma once
+// What sized lifetimes ask of memory, and what a plan's arenas hold: the
+// figures `planck stats`, `planck check`, the oracle and the planners share.
+// A load is a size alive over a span of time; the peak of live bytes over
+// loads is the least any arena that holds them all can be.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "model/lifetime.h"
+#include "model/plan.h"
+#include "model/schedule.h"
+
+namespace planck {
+
+// `size` bytes alive over the half-open times [begin, end).
+struct Load {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  Bytes size = 0;
+};
+
+// A buffer of `size` bytes over its lifetime: entries [first, last + 1).
+inline Load load_of(const Lifetime& life, Bytes size) {
+  return {static_cast<std::int64_t>(life.first), static_cast<std::int64_t>(life.last) + 1, size};
+}
+
+// The peak of live bytes: the most bytes the loads hold at once, a load
+// that ends at a time freed before one that begins then. Loads alive
+// together need disjoint bytes, so no arena that holds them all is smaller.
+// nullopt when the live bytes pass 2^64. Needs begin < end for each load.
+// O(n) for loads in order of their begins and of their ends (the order of
+// first appearance is of the begins), else O(n log n).
+std::optional<Bytes> peak_live_bytes(const std::vector<Load>& loads);
+
+// The sum of a plan's arena sizes; nullopt when it passes 2^64.
+std::optional<Bytes> arena_total(const Plan& p);
+
+}  // namespace planck
