@@ -19,6 +19,7 @@
 #include "gen/choices.h"
 #include "gen/random_schedules.h"
 #include "gen/schedule_parts.h"
+#include "model/loads.h"
 #include "model/text.h"
 #include "planner/plain_planners.h"
 #include "planner/planner.h"
@@ -577,12 +578,6 @@ RandomCase random_case(gen::Choices& choices) {
   return c;
 }
 
-Bytes total_arena_bytes(const Plan& p) {
-  Bytes total = 0;
-  for (const Arena& a : p.arenas) total += a.size;
-  return total;
-}
-
 // Every planned buffer placed once in its device's arena at a multiple of
 // 256, inside it, and no two buffers of a device alive together sharing a
 // byte of [place, place + rounded).
@@ -645,12 +640,12 @@ TEST(HeuristicPlanners, EveryPlanOfRandomSchedulesKeepsBuffersAliveTogetherApart
     }
     // Greedy and bysize only ever reuse bytes: never more than naive.
     for (const char* name : {"greedy", "bysize"}) {
-      EXPECT_LE(total_arena_bytes(plans[name]), total_arena_bytes(plans["naive"])) << name << " on\n" << text;
+      EXPECT_LE(*arena_total(plans[name]), *arena_total(plans["naive"])) << name << " on\n" << text;
     }
     // best is the first of the others with the fewest bytes.
     const Plan* want = nullptr;
     for (const char* name : {"tlsf", "greedy", "bysize", "naive"}) {
-      if (!want || total_arena_bytes(plans[name]) < total_arena_bytes(*want)) want = &plans[name];
+      if (!want || *arena_total(plans[name]) < *arena_total(*want)) want = &plans[name];
     }
     EXPECT_EQ(print_plan(plans["best"]), print_plan(*want)) << text;
   }
