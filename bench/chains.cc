@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "gen/chain.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 
 namespace planck::bench {
 namespace {

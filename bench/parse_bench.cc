@@ -6,7 +6,7 @@
 
 #include "bench/chains.h"
 #include "bench/memory.h"
-#include "model/text.h"
+#include "model/schedule_reader.h"
 #include "planner/planner.h"
 
 namespace planck::bench {

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "gen/chain.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 
 int main(int argc, char** argv) {
   if (argc < 3 || argc > 5) {

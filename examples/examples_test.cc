@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <functional>
 
-#include "model/text.h"
+#include "model/schedule_reader.h"
 #include "oracle/check/checker.h"
 #include "planner/external.h"
 #include "tests/run_command.h"

@@ -10,7 +10,7 @@
 
 #include "oracle/check/checker.h"
 #include "model/plan.h"
-#include "model/text.h"
+#include "model/schedule_reader.h"
 
 namespace {
 

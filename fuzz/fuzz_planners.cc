@@ -28,7 +28,7 @@
 #include "harness/judge.h"
 #include "model/loads.h"
 #include "model/resolve.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 #include "oracle/check/lifetimes.h"
 #include "planner/planner.h"
 #include "planner/rewrite.h"

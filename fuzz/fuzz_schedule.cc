@@ -13,7 +13,8 @@
 #include "planner/planner.h"
 #include "planner/rewrite.h"
 #include "model/dump.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
+#include "model/schedule_reader.h"
 
 namespace {
 

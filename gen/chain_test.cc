@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gen/schedule_assertions.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 
 namespace planck::gen {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "model/text.h"
+#include "model/schedule_reader.h"
 #include "tests/spec_example.h"
 
 namespace planck::gen {

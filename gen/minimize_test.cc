@@ -17,7 +17,7 @@
 #include "gen/schedule_assertions.h"
 #include "gen/schedule_parts.h"
 #include "gen/shrink.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 
 namespace planck::gen {
 namespace {

@@ -15,7 +15,7 @@
 #include "gen/schedule_assertions.h"
 #include "gen/schedule_parts.h"
 #include "harness/judge.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 #include "planner/planner.h"
 
 namespace planck::gen {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "gen/perfect_packing.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"Print a perfect packing: a schedule whose least arena equals its peak, by construction"};

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "gen/schedule_assertions.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 #include "oracle/optimum/optimum.h"
 #include "oracle/optimum/optimum_input.h"
 

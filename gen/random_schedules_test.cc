@@ -16,7 +16,7 @@
 
 #include "gen/schedule_assertions.h"
 #include "gen/schedule_parts.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 
 namespace planck::gen {
 

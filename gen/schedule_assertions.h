@@ -6,7 +6,8 @@
 #include <string>
 
 #include "model/schedule.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
+#include "model/schedule_reader.h"
 
 namespace planck::gen {
 

@@ -10,7 +10,8 @@
 
 #include "gen/random_schedules.h"
 #include "gen/schedule_assertions.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
+#include "model/schedule_reader.h"
 #include "tests/spec_example.h"
 
 namespace planck::gen {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "model/plan.h"
-#include "model/text.h"
+#include "model/schedule_reader.h"
 
 namespace planck::harness {
 namespace {

@@ -8,7 +8,8 @@
 
 #include "gen/features.h"
 #include "gen/schedule_parts.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
+#include "model/schedule_reader.h"
 #include "planner/planner.h"
 #include "properties/broken_planners.h"
 

@@ -5,7 +5,7 @@
 #include "model/file.h"
 #include "model/interval_schedule.h"
 #include "model/lexical.h"
-#include "model/text.h"
+#include "model/schedule_reader.h"
 
 namespace planck {
 

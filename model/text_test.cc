@@ -1,4 +1,5 @@
-#include "model/text.h"
+#include "model/schedule_printer.h"
+#include "model/schedule_reader.h"
 
 #include "model/dump.h"
 #include "model/file.h"

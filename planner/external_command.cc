@@ -7,7 +7,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "model/text.h"
+#include "model/schedule_printer.h"
 #include "planner/external.h"
 #include "planner/external_process.h"
 

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <thread>
 
-#include "model/text.h"
+#include "model/schedule_printer.h"
 #include "planner/external.h"
 #include "tests/parsed.h"
 #include "tests/run_command.h"

@@ -20,7 +20,8 @@
 #include "gen/random_schedules.h"
 #include "gen/schedule_parts.h"
 #include "model/loads.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
+#include "model/schedule_reader.h"
 #include "planner/plain_planners.h"
 #include "planner/planner.h"
 

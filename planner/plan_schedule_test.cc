@@ -11,7 +11,6 @@
 #include <optional>
 #include <string>
 
-#include "model/text.h"
 #include "tests/parsed.h"
 
 namespace planck {

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <map>
 
-#include "model/text.h"
 #include "tests/parsed.h"
 #include "planner/planner.h"
 

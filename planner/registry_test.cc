@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "model/plan.h"
-#include "model/text.h"
 #include "tests/parsed.h"
 
 namespace planck {

@@ -10,7 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "model/text.h"
+#include "model/schedule_printer.h"
+#include "model/schedule_reader.h"
 #include "planner/planner.h"
 #include "tests/parsed.h"
 

@@ -16,7 +16,7 @@
 #include "model/lexical.h"
 #include "model/loads.h"
 #include "model/resolve.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 #include "planner/rewrite.h"
 
 namespace planck {

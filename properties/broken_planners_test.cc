@@ -12,7 +12,7 @@
 #include <string>
 
 #include "gen/schedule_parts.h"
-#include "model/text.h"
+#include "model/schedule_reader.h"
 #include "planner/planner.h"
 #include "properties/plan_properties.h"
 #include "properties/property_runner.h"

@@ -14,7 +14,8 @@
 #include <fmt/format.h>
 
 #include "model/dump.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
+#include "model/schedule_reader.h"
 
 #include "gen/chain.h"
 #include "gen/choices.h"

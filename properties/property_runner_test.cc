@@ -16,7 +16,7 @@
 #include <sstream>
 #include <string>
 
-#include "model/text.h"
+#include "model/schedule_reader.h"
 #include "properties/rapidcheck_generators.h"
 #include "properties/show.h"
 

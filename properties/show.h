@@ -11,7 +11,7 @@
 
 #include "model/plan.h"
 #include "model/schedule.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 
 namespace planck {
 

@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "model/text.h"
 #include "planner/planner.h"
 #include "planner/registry.h"
 #include "tests/run_command.h"

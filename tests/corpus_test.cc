@@ -17,7 +17,8 @@
 #include "planner/plain_planners.h"
 #include "planner/planner.h"
 #include "planner/plan_schedule.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
+#include "model/schedule_reader.h"
 #include "tests/run_command.h"
 
 namespace planck {

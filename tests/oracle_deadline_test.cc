@@ -11,7 +11,7 @@
 
 #include "gen/chain.h"
 #include "gen/choices.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 #include "tests/run_command.h"
 
 namespace planck {

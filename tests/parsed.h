@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "model/plan.h"
-#include "model/text.h"
+#include "model/schedule_reader.h"
 
 namespace planck::testing {
 

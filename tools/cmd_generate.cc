@@ -13,7 +13,7 @@
 #include "gen/chain.h"
 #include "gen/models.h"
 #include "gen/random_schedules.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 #include "tools/commands.h"
 #include "tools/output.h"
 

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "model/intervals.h"
-#include "model/text.h"
 #include "oracle/optimum/optimum.h"
 #include "oracle/optimum/optimum_input.h"
 #include "planner/registry.h"

@@ -5,7 +5,6 @@
 
 #include "model/file.h"
 #include "model/problem.h"
-#include "model/text.h"
 #include "planner/plan_schedule.h"
 #include "tools/commands.h"
 #include "tools/output.h"

@@ -18,7 +18,7 @@
 #include "gen/schedule_parts.h"
 #include "harness/verify.h"
 #include "model/plan.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 #include "tools/commands.h"
 #include "tools/output.h"
 #include "tools/planner_options.h"

@@ -16,7 +16,7 @@
 
 #include "gen/random_schedules.h"
 #include "model/plan.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 #include "oracle/check/lifetimes.h"
 #include "tests/parsed.h"
 #include "tests/spec_example.h"

@@ -14,7 +14,7 @@
 #include "gen/random_schedules.h"
 #include "gen/schedule_parts.h"
 #include "model/plan.h"
-#include "model/text.h"
+#include "model/schedule_printer.h"
 #include "oracle/check/checker.h"
 #include "oracle/check/shadow.h"
 

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "model/plan.h"
-#include "model/text.h"
 #include "tests/parsed.h"
 #include "tests/spec_example.h"
 

@@ -12,7 +12,7 @@
 #include "oracle/optimum/optimum_input.h"
 #include "oracle/optimum/optimum_test_util.h"
 #include "model/intervals.h"
-#include "model/text.h"
+#include "model/schedule_reader.h"
 
 namespace planck::oracle {
 namespace {
