@@ -112,7 +112,8 @@ TEST_F(VerifyCommand, MinimizeShrinksAFailingScheduleAndLeavesAPassingOneAlone) 
   const testing::CommandResult right =
       planck("minimize " + dir_ + "/min.sched --planner-lib " + std::string(PLANCK_FIRST_FIT));
   EXPECT_EQ(right.exit_code, 0) << right.err;
-  EXPECT_THAT(right.err, HasSubstr("nothing to minimize"));
+  EXPECT_THAT(right.out, HasSubstr("nothing to minimize"));
+  EXPECT_EQ(right.err, "");
 }
 
 TEST_F(VerifyCommand, BadUsageIsExitTwoWithTheReason) {

@@ -7,6 +7,7 @@
 #include <set>
 #include <utility>
 
+#include "gen/features.h"
 #include "harness/verify.h"
 #include "model/loads.h"
 
@@ -96,8 +97,11 @@ std::size_t GateResult::count(ChangeKind k) const {
 }
 
 std::string GateResult::reason() const {
-  const std::string judged = fmt::format("{} and {} judged", plural(files, "instance", "instances"),
-                                         plural(generated, "generated case", "generated cases"));
+  std::string judged = fmt::format("{} and {} judged", plural(progress.files, "instance", "instances"),
+                                   plural(progress.generated(), "generated case", "generated cases"));
+  if (progress.skipped > 0) {
+    judged += fmt::format(", {} skipped for features switched off", progress.skipped);
+  }
   if (!passed()) {
     std::vector<std::string> why;
     if (!invalid.empty()) why.push_back(plural(invalid.size(), "invalid plan", "invalid plans"));
@@ -126,12 +130,19 @@ Baseline GateResult::measured(const std::string& planner, const std::vector<Gate
 }
 
 GateResult gate(const Planner& planner, const std::vector<GateInstance>& instances, const Baseline& baseline,
-                const GateOptions& options) {
+                const GateOptions& options, const std::function<void(const Progress&)>& on_progress) {
+  const auto start = std::chrono::steady_clock::now();
   GateResult r{.threshold_percent = options.threshold_percent};
   std::set<std::string> measured;
   for (const GateInstance& i : instances) {
+    if (!gen::allows(options.features, gen::used_features(i.schedule))) {
+      r.progress.skipped++;
+      continue;
+    }
     Verdict v = judge(planner, i.schedule);
-    r.files++;
+    r.progress.files++;
+    r.progress.judged(i.schedule, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (on_progress) on_progress(r.progress);
     if (!v.failed() && i.quality) {
       if (const std::optional<Bytes> total = arena_total(*v.plan)) {
         const auto base = baseline.instances.find(i.name);
@@ -154,12 +165,19 @@ GateResult gate(const Planner& planner, const std::vector<GateInstance>& instanc
   // not shrunk: the gate says that one fails, verify makes it small.
   const VerifyOptions generated{.seed = options.seed,
                                 .max_cases = options.cases,
-                                .time = std::chrono::hours(24 * 365),
-                                .shrink_time = std::chrono::steady_clock::duration::zero()};
-  if (options.cases > 0) {
-    VerifyResult v = verify(planner, {}, generated);
-    r.generated = v.progress.cases;
-    if (v.failure) r.invalid.push_back({v.failure->origin, std::move(v.failure->first)});
+                                .time = options.time,
+                                .shrink_time = std::chrono::steady_clock::duration::zero(),
+                                .features = options.features};
+  {
+    const Progress before = r.progress;
+    VerifyResult v = verify(planner, {}, generated, [&](const Progress& p) {
+      r.progress = before;
+      r.progress.add(p);
+      if (on_progress) on_progress(r.progress);
+    });
+    r.progress = before;
+    r.progress.add(v.progress);
+    if (v.failure) r.invalid.push_back({v.failure->origin, std::move(v.failure->first), true});
   }
   return r;
 }

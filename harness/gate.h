@@ -5,7 +5,9 @@
 // arena bytes of each instance for one planner, kept as JSON beside the
 // corpus.
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "harness/judge.h"
+#include "harness/verify.h"
 #include "model/result.h"
 #include "model/schedule.h"
 #include "planner/planner.h"
@@ -44,13 +47,19 @@ struct GateInstance {
 
 struct GateOptions {
   std::uint64_t seed = 1;
-  std::uint64_t cases = 1000;  // generated cases, as `planck verify` makes them
+  std::uint64_t cases = 1000;  // generated cases, as `planck verify` makes them; 0: no limit but the time
+  // The generated cases stop here too; the instances are all judged.
+  std::chrono::steady_clock::duration time = std::chrono::hours(24 * 365);
   double threshold_percent = 0;  // an arena may grow by at most this much
+  // What the planner supports: instances that use more are skipped, and
+  // cases are generated without it.
+  gen::Features features;
 };
 
 struct InvalidPlan {
   std::string origin;  // the instance, or "generated case K (seed S)"
   Verdict verdict;
+  bool generated = false;  // a generated case, not an instance
 };
 
 enum class ChangeKind {
@@ -75,8 +84,7 @@ struct ArenaChange {
 struct GateResult {
   std::vector<InvalidPlan> invalid;
   std::vector<ArenaChange> arenas;  // every measured instance, then the missing ones
-  std::uint64_t files = 0;          // instances judged
-  std::uint64_t generated = 0;      // generated cases judged
+  Progress progress;                // the instances judged (files) and the generated cases
   double threshold_percent = 0;
 
   std::size_t count(ChangeKind k) const;
@@ -88,11 +96,12 @@ struct GateResult {
   Baseline measured(const std::string& planner, const std::vector<GateInstance>& instances) const;
 };
 
-// Judges the planner on every instance, then on options.cases generated
-// cases (stopping at the first invalid one), and compares each quality
-// instance's total arena bytes with the baseline's.
+// Judges the planner on every instance, then on the generated cases
+// (stopping at the first invalid one), and compares each quality instance's
+// total arena bytes with the baseline's. on_progress is called after each
+// schedule judged.
 GateResult gate(const Planner& planner, const std::vector<GateInstance>& instances, const Baseline& baseline,
-                const GateOptions& options);
+                const GateOptions& options, const std::function<void(const Progress&)>& on_progress = {});
 
 // The rows of `arenas` that are not Same, as a markdown table (instance,
 // baseline, now, change %, verdict); "no arena changed" when there is none.

@@ -75,8 +75,8 @@ TEST(Gate, TheSamePlannerAgainstItsOwnBaselinePasses) {
   const GateResult r = gate(*make_planner("tlsf"), instances(), b, few_cases());
   EXPECT_TRUE(r.passed()) << r.reason();
   EXPECT_EQ(r.count(ChangeKind::Same), 3u);
-  EXPECT_EQ(r.files, 4u);
-  EXPECT_EQ(r.generated, 40u);
+  EXPECT_EQ(r.progress.files, 4u);
+  EXPECT_EQ(r.progress.generated(), 40u);
   EXPECT_EQ(changes_table(r), "no arena changed\n");
   EXPECT_THAT(r.reason(), HasSubstr("passed"));
 }
@@ -143,7 +143,7 @@ TEST(Gate, AnInvalidPlanOnAGeneratedCaseFails) {
   EXPECT_FALSE(r.passed());
   ASSERT_EQ(r.invalid.size(), 1u);
   EXPECT_THAT(r.invalid.front().origin, HasSubstr("generated case"));
-  EXPECT_LT(r.generated, 2000u);
+  EXPECT_LT(r.progress.generated(), 2000u);
 }
 
 TEST(Gate, InstancesMissingFromTheBaselineAreNewAndDoNotFail) {

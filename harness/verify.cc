@@ -20,15 +20,29 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-void note_size(Progress& p, const Schedule& s) {
+}  // namespace
+
+void Progress::judged(const Schedule& s, double seconds_now) {
+  cases++;
+  seconds = seconds_now;
   const std::size_t entries = gen::count_entries(s);
-  if (entries > p.largest_entries || (entries == p.largest_entries && s.storage.size() > p.largest_storage)) {
-    p.largest_entries = entries;
-    p.largest_storage = s.storage.size();
+  if (entries > largest_entries || (entries == largest_entries && s.storage.size() > largest_storage)) {
+    largest_entries = entries;
+    largest_storage = s.storage.size();
   }
 }
 
-}  // namespace
+void Progress::add(const Progress& more) {
+  cases += more.cases;
+  files += more.files;
+  skipped += more.skipped;
+  seconds += more.seconds;
+  if (more.largest_entries > largest_entries ||
+      (more.largest_entries == largest_entries && more.largest_storage > largest_storage)) {
+    largest_entries = more.largest_entries;
+    largest_storage = more.largest_storage;
+  }
+}
 
 std::uint64_t case_seed(std::uint64_t seed, std::uint64_t k) {
   // splitmix64 of the pair: a bijection of each, well mixed.
@@ -73,9 +87,7 @@ VerifyResult verify(const Planner& planner, const std::vector<Schedule>& files, 
   const Clock::time_point end = start + options.time;
   VerifyResult r;
   auto judged = [&](const Schedule& s) {
-    r.progress.cases++;
-    note_size(r.progress, s);
-    r.progress.seconds = seconds_since(start);
+    r.progress.judged(s, seconds_since(start));
     if (on_progress) on_progress(r.progress);
   };
 

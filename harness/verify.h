@@ -30,7 +30,7 @@ struct VerifyOptions {
   gen::Features features;          // what the planner claims to support
 };
 
-// One schedule judged, for progress.
+// How far a run of judged schedules has gone, for progress and reports.
 struct Progress {
   std::uint64_t cases = 0;  // schedules judged, files included
   std::uint64_t files = 0;
@@ -38,6 +38,12 @@ struct Progress {
   double seconds = 0;
   std::size_t largest_entries = 0;  // the largest schedule judged so far
   std::size_t largest_storage = 0;
+
+  std::uint64_t generated() const { return cases - files; }
+  // Counts `s` as judged, `seconds` into the run.
+  void judged(const Schedule& s, double seconds_now);
+  // Adds a run that started when this one ended.
+  void add(const Progress& more);
 };
 
 struct Failure {

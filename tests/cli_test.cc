@@ -150,10 +150,13 @@ TEST_F(Cli, PlannersListsEachPlannerWithItsDescriptionOneALine) {
   EXPECT_EQ(names, planner_names());
 }
 
-TEST_F(Cli, PlannersJsonIsAnArrayOfNameDescriptionAndInBest) {
+TEST_F(Cli, PlannersJsonListsNameDescriptionAndInBest) {
   CommandResult r = planck("planners --json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  const nlohmann::json all = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(all.is_object()) << r.out;
+  EXPECT_EQ(all.value("command", ""), "planners");
+  const nlohmann::json& j = all["planners"];
   ASSERT_TRUE(j.is_array()) << r.out;
   ASSERT_EQ(j.size(), planner_registry().size());
   std::vector<std::string> in_best;
@@ -166,6 +169,11 @@ TEST_F(Cli, PlannersJsonIsAnArrayOfNameDescriptionAndInBest) {
     if (j[i]["in_best"].get<bool>()) in_best.push_back(j[i]["name"].get<std::string>());
   }
   EXPECT_EQ(in_best, best_candidates());
+  // --json - is the same; --json FILE keeps the list on standard output.
+  EXPECT_EQ(nlohmann::json::parse(planck("planners --json -").out)["planners"], j);
+  const CommandResult to_file = planck("planners --json " + dir_ + "/p.json");
+  EXPECT_EQ(to_file.out, planck("planners").out);
+  EXPECT_EQ(nlohmann::json::parse(read_text(dir_ + "/p.json"))["planners"], j);
 }
 
 TEST_F(Cli, DebugPrintsTheMemorySavedFirst) {

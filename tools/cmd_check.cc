@@ -11,8 +11,9 @@
 #include "oracle/check/checker.h"
 #include "tools/commands.h"
 #include "tools/output.h"
+#include "tools/options.h"
+#include "tools/progress.h"
 #include "tools/quality.h"
-#include "tools/seconds_option.h"
 
 namespace planck::cli {
 namespace {
@@ -23,31 +24,28 @@ struct CheckArgs {
   bool quadratic = false;
   std::size_t max_overlaps = oracle::kOverlapsListed;
   bool optimum = false;
-  double timeout = 10;
-  std::string json;
+  double time = 10;
+  OutputOptions out;
 };
-
-nlohmann::ordered_json violation_json(const oracle::Violation& v) {
-  return {{"rule", oracle::rule_name(v.rule)}, {"message", v.message}};
-}
 
 void run_check(const CheckArgs& args) {
   const auto start = std::chrono::steady_clock::now();
+  Report report("check", args.out.json);
+  std::optional<Progress> progress(std::in_place, "check", args.out.progress);
+  progress->stage("reading " + args.schedule + " and " + args.plan);
   const auto& [s, p, scale] = keep_until_exit(load_check_input(args.schedule, args.plan));
+  progress->stage("checking");
   const oracle::CheckReport found = args.quadratic
                                         ? oracle::check_plan_quadratic(s, p, args.max_overlaps)
                                         : oracle::check_plan(s, p, args.max_overlaps);
   const bool valid = found.violations.empty() && found.unlisted_overlaps == 0;
+  progress->stage(args.optimum ? "the oracle: each device's least arena" : "the lower bound");
   auto quality = plan_quality(s, p, valid,
-                              args.optimum ? std::optional(deadline_after(start, args.timeout)) : std::nullopt);
+                              args.optimum ? std::optional(deadline_after(start, args.time)) : std::nullopt);
   if (!quality) throw Exit{kExitBadInput, args.schedule + ": " + quality.error().message()};
+  progress.reset();
 
-  Report report{args.json, "", {}};
-  nlohmann::ordered_json violations = nlohmann::ordered_json::array();
-  for (const oracle::Violation& v : found.violations) {
-    report.text += fmt::format("{}: {}\n", args.plan, v.message);
-    violations.push_back(violation_json(v));
-  }
+  for (const oracle::Violation& v : found.violations) report.text += fmt::format("{}: {}\n", args.plan, v.message);
   if (found.unlisted_overlaps > 0) {
     report.text += fmt::format("{}: and {} more overlap{} past the first {} (--max-overlaps)\n", args.plan,
                                found.unlisted_overlaps, found.unlisted_overlaps == 1 ? "" : "s",
@@ -64,7 +62,7 @@ void run_check(const CheckArgs& args) {
         "{} times its own\n",
         args.plan, args.schedule, scale, scale);
   }
-  const std::uint64_t total = found.violations.size() + found.unlisted_overlaps;
+  const std::uint64_t total = violation_count(found);
   if (valid) {
     report.text += fmt::format("{}: valid plan for {}: {} buffer{} in {} arena{}\n", args.plan, args.schedule,
                                p.placements.size(), p.placements.size() == 1 ? "" : "s", p.arenas.size(),
@@ -75,15 +73,10 @@ void run_check(const CheckArgs& args) {
   }
   // An invalid plan's arena says nothing of its quality; the JSON object has it still.
   if (valid) report.text += quality_text(args.plan, *quality, scale);
-  report.object = {{"schedule", args.schedule},
-                   {"plan", args.plan},
-                   {"valid", valid},
-                   {"violation_count", total},
-                   {"violations", std::move(violations)},
-                   {"unlisted_overlaps", found.unlisted_overlaps},
-                   {"devices", quality_json(*quality, scale)}};
-  report.write();
-  if (!valid) throw Exit{kExitFound, ""};
+  report.object = {{"schedule", args.schedule}, {"plan", args.plan}};
+  add_check_json(report.object, found);
+  report.object["devices"] = quality_json(*quality, scale);
+  report.finish(valid ? kExitOk : kExitFound);
 }
 
 }  // namespace
@@ -103,10 +96,8 @@ void add_check_command(CLI::App& app) {
                   "list at most this many overlaps, then one line counting the rest (a plan with "
                   "every buffer at 0 overlaps in every pair)")
       ->capture_default_str();
-  cmd->add_flag("--optimum", args->optimum,
-                "also seek each device's least arena with the oracle (planck oracle), within --timeout");
-  add_seconds_option(*cmd, "--timeout", args->timeout, "seconds for the whole run, with --optimum");
-  add_json_option(*cmd, args->json);
+  add_optimum_options(*cmd, args->optimum, args->time, "seconds for the whole run, with --optimum");
+  add_output_options(*cmd, args->out);
   cmd->callback([args] { run_check(*args); });
 }
 

@@ -13,9 +13,12 @@
 
 #include "harness/gate.h"
 #include "model/file.h"
+#include "tools/cases.h"
 #include "tools/commands.h"
+#include "tools/options.h"
 #include "tools/output.h"
 #include "tools/planner_options.h"
+#include "tools/progress.h"
 
 namespace planck::cli {
 namespace {
@@ -27,11 +30,11 @@ struct GateArgs {
   PlannerOptions planner;
   std::string baseline;
   bool update = false;
-  std::uint64_t cases = 1000;
+  CaseBudget budget{.cases = 1000};
   std::uint64_t seed = 1;
   double threshold = 0;
   bool no_shared = false;
-  std::string json;
+  OutputOptions out;
 };
 
 // The instances the gate judges, each named by its path from the source
@@ -74,10 +77,24 @@ harness::Baseline read_baseline(const std::string& path) {
   return std::move(b).value();
 }
 
-json result_json(const harness::GateResult& r, const GateArgs& args, const std::string& planner) {
+// The command that judges an invalid plan's schedule again and shrinks it.
+std::string reproduce_line(const harness::InvalidPlan& i, const harness::GateResult& r, const GateArgs& args,
+                           const std::string& planner) {
+  if (i.generated) {
+    return fmt::format("planck verify {} --no-corpus --seed {} --cases {}", planner, args.seed,
+                       r.progress.generated());
+  }
+  return fmt::format("planck verify {} {}", planner, (fs::path(PLANCK_SOURCE_DIR) / i.origin).string());
+}
+
+void add_result_json(nlohmann::ordered_json& object, const harness::GateResult& r, const GateArgs& args,
+                     const std::string& planner) {
   json invalid = json::array();
   for (const harness::InvalidPlan& i : r.invalid) {
-    invalid.push_back({{"origin", i.origin}, {"kind", i.verdict.kind}, {"explanation", i.verdict.explanation}});
+    invalid.push_back({{"origin", i.origin},
+                       {"kind", i.verdict.kind},
+                       {"explanation", i.verdict.explanation},
+                       {"reproduce", reproduce_line(i, r, args, planner)}});
   }
   json changes = json::array();
   for (const harness::ArenaChange& c : r.arenas) {
@@ -88,39 +105,48 @@ json result_json(const harness::GateResult& r, const GateArgs& args, const std::
                        {"change_percent", c.percent ? json(*c.percent) : json(nullptr)},
                        {"verdict", harness::change_kind_name(c.kind)}});
   }
-  return json{{"planner", planner},
-              {"baseline", args.baseline},
-              {"threshold_percent", args.threshold},
-              {"seed", args.seed},
-              {"instances", r.files},
-              {"generated", r.generated},
-              {"measured", r.arenas.size() - r.count(harness::ChangeKind::Missing)},
-              {"invalid", invalid},
-              {"changes", changes},
-              {"result", r.passed() ? "pass" : "fail"},
-              {"reason", r.reason()}};
+  object["planner"] = planner;
+  object["baseline"] = args.baseline;
+  object["threshold_percent"] = args.threshold;
+  object["seed"] = args.seed;
+  add_cases_json(object, r.progress);
+  object["measured"] = r.arenas.size() - r.count(harness::ChangeKind::Missing);
+  object["invalid"] = std::move(invalid);
+  object["changes"] = std::move(changes);
+  object["result"] = r.passed() ? "pass" : "fail";
+  object["reason"] = r.reason();
 }
 
 void run_gate(const GateArgs& args) {
+  check_output_folder(args.out.json);
+  Report report("gate", args.out.json);
   const std::unique_ptr<Planner> planner = make_chosen_planner(args.planner);
   const std::string planner_args = planner_arguments(args.planner);
+  const CaseBudget::Limits limits = args.budget.limits();
   // Updating starts a baseline where there is none; a gate needs one.
   harness::Baseline baseline;
   std::error_code ec;
   if (!args.update || fs::exists(args.baseline, ec)) baseline = read_baseline(args.baseline);
 
-  const std::vector<harness::GateInstance> instances = gate_instances(!args.no_shared);
-  const harness::GateResult r = harness::gate(
-      *planner, instances, baseline,
-      harness::GateOptions{.seed = args.seed, .cases = args.cases, .threshold_percent = args.threshold});
-
-  std::string out = fmt::format("gate: {} against {}\n\n{}", planner_args, args.baseline, harness::changes_table(r));
-  for (const harness::InvalidPlan& i : r.invalid) {
-    out += fmt::format("\ninvalid plan on {}: {}\n{}", i.origin, i.verdict.kind, i.verdict.explanation);
+  harness::GateResult r;
+  std::vector<harness::GateInstance> instances;
+  {
+    Progress progress("gate", args.out.progress);
+    progress.stage("reading the instances");
+    instances = gate_instances(!args.no_shared);
+    r = harness::gate(*planner, instances, baseline,
+                      harness::GateOptions{.seed = args.seed,
+                                           .cases = limits.cases,
+                                           .time = limits.time,
+                                           .threshold_percent = args.threshold,
+                                           .features = args.planner.features},
+                      [&](const harness::Progress& p) { progress.stage(cases_progress(p)); });
   }
-  if (!r.invalid.empty()) {
-    out += fmt::format("\nreproduce and shrink: planck verify {} --seed {} --cases {}\n", planner_args, args.seed,
-                       args.cases);
+
+  report.text = fmt::format("gate: {} against {}\n\n{}", planner_args, args.baseline, harness::changes_table(r));
+  for (const harness::InvalidPlan& i : r.invalid) {
+    report.text += fmt::format("\ninvalid plan on {}: {}\n{}reproduce and shrink: {}\n", i.origin, i.verdict.kind,
+                               i.verdict.explanation, reproduce_line(i, r, args, planner_args));
   }
   std::string last = "gate: " + r.reason();
   if (args.update && r.invalid.empty()) {
@@ -131,10 +157,10 @@ void run_gate(const GateArgs& args) {
   } else if (args.update) {
     last += "; the baseline is not written";
   }
-  if (!args.json.empty()) write_output(args.json, result_json(r, args, planner_args).dump(2) + "\n");
-  print_out(out + "\n" + last + "\n");
+  report.text += "\n" + last + "\n";
+  add_result_json(report.object, r, args, planner_args);
   // Updating accepts the arenas measured; only an invalid plan fails it.
-  if (args.update ? !r.invalid.empty() : !r.passed()) throw Exit{kExitFound, ""};
+  report.finish((args.update ? !r.invalid.empty() : !r.passed()) ? kExitFound : kExitOk);
 }
 
 }  // namespace
@@ -149,20 +175,20 @@ void add_gate_command(CLI::App& app) {
       "against the baseline. Prints a markdown table of the arenas that changed. Instances missing from the "
       "baseline are listed as new and never fail; --update-baseline writes the files of the source tree "
       "only. Exit 0: passed; 1: failed; 2: bad usage or an unreadable baseline.");
-  add_planner_options(*cmd, args->planner);
+  add_planner_options(*cmd, args->planner, PlannerClaims::Yes);
   cmd->add_option("--baseline", args->baseline, "the baseline JSON: {planner, instances: {name: arena bytes}}")
       ->required();
   cmd->add_flag("--update-baseline", args->update,
                 "write the arenas measured to --baseline (when every plan is valid) instead of comparing");
-  cmd->add_option("--cases", args->cases, "generated cases, as planck verify makes them (0: none)")
-      ->capture_default_str();
-  cmd->add_option("--seed", args->seed, "the generator's seed: the same seed, the same cases")->capture_default_str();
+  add_budget_options(*cmd, args->budget,
+                     "seconds for the generated cases, at most (the instances are all judged)");
+  add_seed_option(*cmd, args->seed);
   cmd->add_option("--threshold", args->threshold, "the percent an instance's arena may grow by")
       ->check(CLI::Range(0.0, 1e6))
       ->capture_default_str();
   cmd->add_flag("--no-shared", args->no_shared,
                 "leave out ../shared's instances (large ones, which a slow planner may not plan in its time)");
-  cmd->add_option("--json", args->json, "also write the result as one JSON object to this file (- for standard output)");
+  add_output_options(*cmd, args->out);
   cmd->callback([args] { run_gate(*args); });
 }
 

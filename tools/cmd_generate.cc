@@ -1,7 +1,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -13,9 +12,12 @@
 #include "gen/chain.h"
 #include "gen/models.h"
 #include "gen/random_schedules.h"
+#include "gen/schedule_parts.h"
 #include "model/schedule_printer.h"
 #include "tools/commands.h"
+#include "tools/options.h"
 #include "tools/output.h"
+#include "tools/progress.h"
 
 namespace planck::cli {
 namespace {
@@ -31,6 +33,7 @@ struct GenerateArgs {
   std::uint64_t seed = 1;
   std::string output;
   Sizes sizes;  // the size flags given
+  OutputOptions out;
 };
 
 struct Kind {
@@ -128,21 +131,6 @@ const std::vector<Kind>& kinds() {
   return table;
 }
 
-// A validator for a whole number, 0 or more, as written (CLI11 alone would
-// read `-1` as the largest unsigned number).
-CLI::Validator whole_number() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        std::uint64_t value = 0;
-        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (text.empty() || error != std::errc{} || end != text.data() + text.size()) {
-          return "`" + text + "` is not a whole number, 0 or more";
-        }
-        return "";
-      },
-      "N");
-}
-
 std::string joined(const std::vector<std::string>& words) {
   std::string out;
   for (const std::string& w : words) out += (out.empty() ? "" : ", ") + w;
@@ -150,6 +138,8 @@ std::string joined(const std::vector<std::string>& words) {
 }
 
 void run_generate(const GenerateArgs& args) {
+  check_json_beside_output("generate", args.out.json, args.output, "the schedule");
+  Report report("generate", args.out.json);
   const Kind* kind = nullptr;
   std::vector<std::string> names;
   for (const Kind& k : kinds()) {
@@ -166,10 +156,23 @@ void run_generate(const GenerateArgs& args) {
                                             kind->name, joined(kind->flags))};
     }
   }
-  gen::SeededChoices choices(args.seed);
-  Result<Schedule> s = kind->make(choices, args.sizes);
+  Result<Schedule> s = [&] {
+    Progress progress("generate", args.out.progress);
+    progress.stage("generating " + kind->name);
+    gen::SeededChoices choices(args.seed);
+    return kind->make(choices, args.sizes);
+  }();
   if (!s) throw Exit{kExitBadInput, "planck generate: " + s.error().message()};
   write_output(args.output, print_schedule(*s));
+  nlohmann::ordered_json sizes = nlohmann::ordered_json::object();
+  for (const auto& [flag, value] : args.sizes) sizes[flag.substr(2)] = value;
+  report.object = {{"kind", kind->name},
+                   {"seed", args.seed},
+                   {"sizes", std::move(sizes)},
+                   {"output", args.output.empty() ? "-" : args.output},
+                   {"entries", gen::count_entries(*s)},
+                   {"declarations", s->storage.size()}};
+  report.write();
 }
 
 }  // namespace
@@ -185,8 +188,8 @@ void add_generate_command(CLI::App& app) {
     footer += fmt::format("  {:<12} {}\n{:15}options: {}\n", k.name, k.description, "", joined(k.flags));
   cmd->footer(footer);
   cmd->add_option("kind", args->kind, "what to generate (listed below)")->required();
-  cmd->add_option("--seed", args->seed, "the seed of its random choices")->check(whole_number())->capture_default_str();
-  cmd->add_option("-o,--output", args->output, "write to this file instead of standard output");
+  add_seed_option(*cmd, args->seed);
+  cmd->add_option("-o,--output", args->output, "write the schedule to this file instead of standard output");
   const std::pair<const char*, const char*> sizes[] = {
       {"--batch", "batch size"},
       {"--sequence", "tokens per sequence"},
@@ -206,6 +209,7 @@ void add_generate_command(CLI::App& app) {
            name, [args, name](std::uint64_t value) { args->sizes[name] = value; }, description)
         ->check(whole_number());
   }
+  add_output_options(*cmd, args->out);
   cmd->callback([args] { run_generate(*args); });
 }
 

@@ -11,10 +11,10 @@
 #include "oracle/optimum/optimum_input.h"
 #include "planner/registry.h"
 #include "tools/commands.h"
+#include "tools/options.h"
 #include "tools/output.h"
 #include "tools/progress.h"
 #include "tools/quality.h"
-#include "tools/seconds_option.h"
 
 namespace planck::cli {
 namespace {
@@ -24,10 +24,9 @@ using Clock = std::chrono::steady_clock;
 struct OracleArgs {
   std::string file;
   std::optional<Bytes> capacity;
-  double timeout = 10;
+  double time = 10;
   std::string plan;
-  std::string json;
-  bool progress = false;
+  OutputOptions out;
 };
 
 double seconds_left(Clock::time_point deadline) {
@@ -172,13 +171,15 @@ int run_schedule(const OracleArgs& args, const Schedule& s, Clock::time_point de
 
 void run_oracle(const OracleArgs& args) {
   const Clock::time_point start = Clock::now();
-  const Clock::time_point deadline = deadline_after(start, args.timeout);
-  Report report{args.json, "", {{"file", args.file}, {"devices", nlohmann::ordered_json::array()}}};
+  const Clock::time_point deadline = deadline_after(start, args.time);
+  Report report("oracle", args.out.json);
+  report.object = {{"schedule", args.file}};
   if (args.capacity) report.object["capacity"] = *args.capacity;
-  report.object["timeout"] = args.timeout;
+  report.object["time"] = args.time;
+  report.object["devices"] = nlohmann::ordered_json::array();
   int code = kExitOk;
   {
-    Progress progress("oracle", args.progress);
+    Progress progress("oracle", args.out.progress);
     progress.stage("reading " + args.file);
     const Problem problem = load_problem(args.file);
     code = std::holds_alternative<IntervalProblem>(problem)
@@ -186,9 +187,7 @@ void run_oracle(const OracleArgs& args) {
                : run_schedule(args, std::get<Schedule>(problem), deadline, report, progress);
   }
   if (args.capacity) add_feasibility(report, *args.capacity);
-  report.object["seconds"] = std::chrono::duration<double>(Clock::now() - start).count();
-  report.write();
-  if (code != kExitOk) throw Exit{code, ""};
+  report.finish(code);
 }
 
 }  // namespace
@@ -209,11 +208,10 @@ void add_oracle_command(CLI::App& app) {
   cmd->add_option("--capacity", args->capacity,
                   "bytes per arena: decide whether the buffers fit, stopping at the first "
                   "placement within it; prints `capacity C: feasible`, `infeasible` or `unknown`");
-  add_seconds_option(*cmd, "--timeout", args->timeout,
-                     "seconds for the whole run: when they run out, the bounds found so far");
+  add_time_option(*cmd, args->time, "seconds for the whole run: when they run out, the bounds found so far",
+                  TimeoutAlias::Yes);
   cmd->add_option("-o,--output", args->plan, "write the best placement found as a plan file");
-  add_json_option(*cmd, args->json);
-  add_progress_option(*cmd, args->progress);
+  add_output_options(*cmd, args->out);
   cmd->callback([args] { run_oracle(*args); });
 }
 

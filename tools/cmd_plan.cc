@@ -1,14 +1,17 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <optional>
 #include <utility>
 
 #include "model/file.h"
 #include "model/problem.h"
 #include "planner/plan_schedule.h"
 #include "tools/commands.h"
+#include "tools/options.h"
 #include "tools/output.h"
 #include "tools/planner_options.h"
+#include "tools/progress.h"
 
 namespace planck::cli {
 namespace {
@@ -18,7 +21,7 @@ struct PlanArgs {
   std::string output;
   PlannerOptions planner;
   bool rewrite = false;
-  std::string json;
+  OutputOptions out;
   bool timings = false;
 };
 
@@ -49,14 +52,15 @@ nlohmann::ordered_json plan_json(const PlanArgs& args, const Plan& plan) {
 }
 
 void run_plan(const PlanArgs& args) {
-  // Standard output holds one result: the plan, or the JSON object.
-  if (args.json == "-" && (args.output.empty() || args.output == "-")) {
-    throw Exit{kExitBadInput, "planck plan: --json - needs -o FILE for the plan"};
-  }
+  check_json_beside_output("plan", args.out.json, args.output, args.rewrite ? "the schedule" : "the plan");
+  Report report("plan", args.out.json);
+  std::optional<Progress> progress(std::in_place, "plan", args.out.progress);
+  progress->stage("reading " + args.schedule);
   StageClock clock;
   auto text = read_file(args.schedule);
   if (!text) throw Exit{kExitBadInput, text.error().message()};
   const double read_seconds = clock.lap();
+  progress->stage("parsing " + args.schedule);
   auto problem = parse_problem(text->view(), source_name(args.schedule));
   if (!problem) throw Exit{kExitBadInput, problem.error().message()};
   auto s = problem_schedule(std::move(problem).value());
@@ -65,6 +69,7 @@ void run_plan(const PlanArgs& args) {
   if (!args.rewrite) *text = FileText();
   const double parse_seconds = clock.lap();
 
+  progress->stage("planning");
   auto planner = make_chosen_planner(args.planner);
   auto options = PlanOptions::from_environment();
   if (!options) throw Exit{kExitBadInput, options.error().message()};
@@ -73,10 +78,13 @@ void run_plan(const PlanArgs& args) {
   if (!out) throw planner_failure(args.schedule, out.error());
   const double plan_seconds = clock.lap();
 
+  progress->stage("writing");
   const std::string result = args.rewrite ? std::move(out->rewritten) : print_plan(out->plan);
-  if (args.json != "-" && !out->debug_line.empty()) print_out(out->debug_line + "\n");
+  progress.reset();
+  if (!report.json_on_stdout() && !out->debug_line.empty()) print_out(out->debug_line + "\n");
   write_output(args.output, result);
-  Report{args.json, "", plan_json(args, out->plan)}.write();
+  report.object = plan_json(args, out->plan);
+  report.write();
   if (args.timings) {
     fmt::print(stderr, "timings: read {:.3f} s, parse {:.3f} s, plan {:.3f} s, write {:.3f} s\n", read_seconds,
                parse_seconds, plan_seconds, clock.lap());
@@ -98,7 +106,7 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("-o,--output", args->output, "write to this file instead of standard output");
   cmd->add_flag("--rewrite", args->rewrite, "print the rewritten schedule instead of the plan");
   add_planner_options(*cmd, args->planner);
-  add_json_option(*cmd, args->json);
+  add_output_options(*cmd, args->out);
   cmd->add_flag("--timings", args->timings,
                 "print on standard error, as one line, the seconds taken to read the file, parse it, "
                 "plan (and rewrite) and write the result");

@@ -3,36 +3,41 @@
 #include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "planner/registry.h"
 #include "tools/commands.h"
+#include "tools/options.h"
+#include "tools/output.h"
 
 namespace planck::cli {
 namespace {
 
-void run_planners(bool json) {
-  if (json) {
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (const PlannerEntry& e : planner_registry()) {
-      out.push_back({{"name", e.name}, {"description", e.description}, {"in_best", e.in_best}});
-    }
-    fmt::print("{}\n", out.dump(2));
-    return;
-  }
+void run_planners(const OutputOptions& out) {
+  Report report("planners", out.json);
   std::size_t width = 0;
   for (const PlannerEntry& e : planner_registry()) width = std::max(width, e.name.size());
-  for (const PlannerEntry& e : planner_registry()) fmt::print("{:<{}}  {}\n", e.name, width, e.description);
+  nlohmann::ordered_json planners = nlohmann::ordered_json::array();
+  for (const PlannerEntry& e : planner_registry()) {
+    report.text += fmt::format("{:<{}}  {}\n", e.name, width, e.description);
+    planners.push_back({{"name", e.name}, {"description", e.description}, {"in_best", e.in_best}});
+  }
+  report.object["planners"] = std::move(planners);
+  report.write();
 }
 
 }  // namespace
 
 void add_planners_command(CLI::App& app) {
-  auto json = std::make_shared<bool>(false);
+  auto out = std::make_shared<OutputOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "planners", "List the planners --planner takes: one name and its description a line.");
-  cmd->add_flag("--json", *json,
-                "print a JSON array of {name, description, in_best}; in_best: best runs it");
-  cmd->callback([json] { run_planners(*json); });
+      "planners",
+      "List the planners --planner takes: one name and its description a line; in JSON, `planners`, each "
+      "{name, description, in_best} (in_best: best runs it).");
+  add_output_options(*cmd, *out);
+  // `--json` without a file is `--json -`.
+  cmd->get_option("--json")->expected(0, 1)->default_str("-");
+  cmd->callback([out] { run_planners(*out); });
 }
 
 }  // namespace planck::cli

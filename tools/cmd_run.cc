@@ -8,6 +8,7 @@
 
 #include "oracle/check/shadow.h"
 #include "tools/commands.h"
+#include "tools/options.h"
 #include "tools/output.h"
 #include "tools/progress.h"
 
@@ -18,15 +19,15 @@ struct RunArgs {
   std::string schedule;
   std::string plan;
   oracle::ShadowOptions options;
-  std::string json;
-  bool progress = false;
+  OutputOptions out;
 };
 
 void run_run(const RunArgs& args) {
+  Report report("run", args.out.json);
   const Schedule s = load_schedule(args.schedule);
   const Plan p = load_plan(args.plan);
   const Result<oracle::ShadowRun> run = [&] {
-    Progress progress("run", args.progress);
+    Progress progress("run", args.out.progress);
     progress.stage(fmt::format("running {} with each loop body {} times", args.schedule,
                                args.options.iterations));
     return oracle::run_shadow(s, p, args.options);
@@ -35,10 +36,10 @@ void run_run(const RunArgs& args) {
   auto where = [&](const oracle::UseSite& at) {
     return at.line > 0 ? fmt::format("{}:{}", args.schedule, at.line) : args.schedule;
   };
-  Report report{args.json, "", {{"schedule", args.schedule},
-                                {"plan", args.plan},
-                                {"iterations", args.options.iterations},
-                                {"calls", run->calls}}};
+  report.object = {{"schedule", args.schedule},
+                   {"plan", args.plan},
+                   {"iterations", args.options.iterations},
+                   {"calls", run->calls}};
   if (const std::optional<oracle::OutsideArena>& o = run->outside) {
     report.text = fmt::format("{}: {}\n{}: the plan puts {} past the end of {} in {}\n", where(o->at),
                               o->message(), args.plan, o->buffer, o->arena, args.schedule);
@@ -58,8 +59,7 @@ void run_run(const RunArgs& args) {
                               args.schedule, run->calls, args.options.iterations);
     report.object["result"] = "ok";
   }
-  report.write();
-  if (run->outside || run->clobber) throw Exit{kExitFound, ""};
+  report.finish(run->outside || run->clobber ? kExitFound : kExitOk);
 }
 
 }  // namespace
@@ -81,8 +81,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--max-calls", args->options.max_calls,
                   "refuse a schedule whose loops would make more calls than this")
       ->capture_default_str();
-  add_json_option(*cmd, args->json);
-  add_progress_option(*cmd, args->progress);
+  add_output_options(*cmd, args->out);
   cmd->callback([args] { run_run(*args); });
 }
 

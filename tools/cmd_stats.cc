@@ -8,11 +8,11 @@
 #include "oracle/check/checker.h"
 #include "planner/planner.h"
 #include "tools/commands.h"
+#include "tools/options.h"
 #include "tools/output.h"
 #include "tools/planner_options.h"
 #include "tools/progress.h"
 #include "tools/quality.h"
-#include "tools/seconds_option.h"
 
 namespace planck::cli {
 namespace {
@@ -23,9 +23,8 @@ struct StatsArgs {
   std::vector<std::string> schedules;
   PlannerOptions planner;
   bool optimum = false;
-  double timeout = 10;
-  std::string json;
-  bool progress = false;
+  double time = 10;
+  OutputOptions out;
 };
 
 constexpr std::size_t kColumns = 8;
@@ -62,17 +61,18 @@ std::string optimum_cell(const DeviceQuality& q) {
 }
 
 void run_stats(const StatsArgs& args) {
-  const Clock::time_point deadline = deadline_after(Clock::now(), args.timeout);
+  const Clock::time_point deadline = deadline_after(Clock::now(), args.time);
+  Report report("stats", args.out.json);
   auto planner = make_chosen_planner(args.planner);
   std::vector<Row> rows;
   nlohmann::ordered_json files = nlohmann::ordered_json::array();
   std::vector<std::string> errors;
   int error_code = kExitOk;  // the worst of the errors: bad input before a planner's failure
   bool invalid = false;
-  Progress progress("stats", args.progress);
+  std::optional<Progress> progress(std::in_place, "stats", args.out.progress);
   for (std::size_t n = 0; n < args.schedules.size(); ++n) {
     const std::string& path = args.schedules[n];
-    progress.stage(fmt::format("{} of {} files: {}", n + 1, args.schedules.size(), path));
+    progress->stage(fmt::format("{} of {} files: {}", n + 1, args.schedules.size(), path));
     Schedule s;
     try {
       s = load_schedule(path);
@@ -88,17 +88,17 @@ void run_stats(const StatsArgs& args) {
       error_code = std::max(error_code, failure.code);
       continue;
     }
-    const auto violations = oracle::check_plan(s, *plan);
-    invalid = invalid || !violations.empty();
-    const std::string verdict =
-        violations.empty() ? "ok" : fmt::format("INVALID ({})", violations.size());
+    const oracle::CheckReport found = oracle::check_plan(s, *plan, oracle::kOverlapsListed);
+    const bool valid = violation_count(found) == 0;
+    invalid = invalid || !valid;
+    const std::string verdict = valid ? "ok" : fmt::format("INVALID ({})", violation_count(found));
     // The files left share the time left.
     std::optional<Clock::time_point> until;
     if (args.optimum) {
       const Clock::time_point now = Clock::now();
       until = now >= deadline ? now : now + (deadline - now) / static_cast<long>(args.schedules.size() - n);
     }
-    auto quality = plan_quality(s, *plan, violations.empty(), until);
+    auto quality = plan_quality(s, *plan, valid, until);
     if (!quality) {
       errors.push_back(path + ": " + quality.error().message());
       error_code = kExitBadInput;
@@ -109,18 +109,17 @@ void run_stats(const StatsArgs& args) {
       rows.push_back({path, d.device, std::to_string(d.buffers), std::to_string(d.lower_bound),
                       std::to_string(d.arena), ratio_text(d.arena, d.lower_bound), optimum_cell(d), verdict});
     }
-    nlohmann::ordered_json devices = quality_json(*quality, 1);
-    files.push_back({{"schedule", path},
-                     {"valid", violations.empty()},
-                     {"violations", violations.size()},
-                     {"devices", std::move(devices)}});
+    nlohmann::ordered_json file{{"schedule", path}};
+    add_check_json(file, found);
+    file["devices"] = quality_json(*quality, 1);
+    files.push_back(std::move(file));
   }
-  progress.stage("done");
+  progress.reset();
   nlohmann::ordered_json error_list = nlohmann::ordered_json::array();
   for (const std::string& e : errors) error_list.push_back(e);
-  Report{args.json, table_text(rows, args.optimum),
-         {{"planner", planner_arguments(args.planner)}, {"files", std::move(files)}, {"errors", error_list}}}
-      .write();
+  report.text = table_text(rows, args.optimum);
+  report.object = {{"planner", planner_arguments(args.planner)}, {"files", std::move(files)}, {"errors", error_list}};
+  report.write();
   // Files that could not be planned are diagnostics: the table has no row for them.
   for (const std::string& e : errors) fmt::print(stderr, "{}\n", e);
   if (!errors.empty()) throw Exit{error_code, ""};
@@ -138,12 +137,9 @@ void add_stats_command(CLI::App& app) {
       "bytes (a lower bound on any arena), the arena size and their ratio.");
   cmd->add_option("schedules", args->schedules, "the .sched files")->required();
   add_planner_options(*cmd, args->planner);
-  cmd->add_flag("--optimum", args->optimum,
-                "also seek each device's least arena with the oracle (planck oracle), the files sharing "
-                "--timeout");
-  add_seconds_option(*cmd, "--timeout", args->timeout, "seconds for the whole run, with --optimum");
-  add_json_option(*cmd, args->json);
-  add_progress_option(*cmd, args->progress);
+  add_optimum_options(*cmd, args->optimum, args->time,
+                      "seconds for the whole run, with --optimum, the files sharing them");
+  add_output_options(*cmd, args->out);
   cmd->callback([args] { run_stats(*args); });
 }
 

@@ -51,11 +51,11 @@ void add_plan_command(CLI::App& app);    // planck plan FILE [-o PLAN] [--rewrit
 void add_check_command(CLI::App& app);   // planck check FILE PLAN
 void add_stats_command(CLI::App& app);   // planck stats FILE...
 void add_run_command(CLI::App& app);     // planck run FILE PLAN [--iterations K]
-void add_oracle_command(CLI::App& app);  // planck oracle FILE [--capacity C] [--timeout S] [-o PLAN]
-void add_planners_command(CLI::App& app);  // planck planners [--json]
+void add_oracle_command(CLI::App& app);  // planck oracle FILE [--capacity C] [--time S] [-o PLAN]
+void add_planners_command(CLI::App& app);  // planck planners [--json [FILE]]
 void add_verify_command(CLI::App& app);    // planck verify PLANNER [--cases N] [--time T] [--seed S] ...
-void add_minimize_command(CLI::App& app);  // planck minimize SCHEDULE PLANNER
-void add_gate_command(CLI::App& app);      // planck gate PLANNER --baseline FILE [--update-baseline] ...
+void add_minimize_command(CLI::App& app);  // planck minimize SCHEDULE PLANNER [--time T] [-o FILE]
+void add_gate_command(CLI::App& app);      // planck gate PLANNER --baseline FILE [--cases N] [--time T] ...
 void add_generate_command(CLI::App& app);  // planck generate KIND [--seed S] [size options] [-o FILE]
 
 }  // namespace planck::cli

@@ -1,5 +1,6 @@
 #include "tools/output.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include "tools/commands.h"
 
@@ -59,19 +61,30 @@ void write_output(const std::string& path, std::string_view text) {
   }
 }
 
-}  // namespace planck::cli
-
-namespace planck::cli {
+Report::Report(std::string command, std::string json_path)
+    : command_(std::move(command)), json_path_(std::move(json_path)) {}
 
 void Report::write() const {
-  if (json_path != "-") print_out(text);
-  if (!json_path.empty()) write_output(json_path, object.dump(2) + "\n");
+  if (!json_on_stdout()) print_out(text);
+  if (json_path_.empty()) return;
+  nlohmann::ordered_json out{{"command", command_}};
+  for (const auto& [key, value] : object.items()) {
+    if (key != "command" && key != "seconds") out[key] = value;
+  }
+  out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  write_output(json_path_, out.dump(2) + "\n");
 }
 
-void add_json_option(CLI::App& cmd, std::string& path) {
-  cmd.add_option("--json", path,
-                 "also write the result as one JSON object to this file (the README lists its "
-                 "fields); - puts it on standard output in place of the text");
+void Report::finish(int code) const {
+  write();
+  if (code != kExitOk) throw Exit{code, ""};
+}
+
+void check_json_beside_output(const std::string& command, const std::string& json_path,
+                              const std::string& output, const std::string& what) {
+  if (json_path == "-" && (output.empty() || output == "-")) {
+    throw Exit{kExitBadInput, fmt::format("planck {}: --json - needs -o FILE for {}", command, what)};
+  }
 }
 
 }  // namespace planck::cli

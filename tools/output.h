@@ -7,7 +7,7 @@
 // beside it, then renamed over it), and a failed write to standard output is
 // an error, never a silent truncated result.
 
-#include <CLI/CLI.hpp>
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <memory>
 #include <string>
@@ -43,20 +43,36 @@ void check_output_folder(const std::string& path);
 // exit 2 when that fails (a closed pipe, a full disk).
 void print_out(std::string_view text);
 
-// A command's result, for people and for programs. With `--json FILE` the
-// object is written to FILE as well as the text to standard output; with
-// `--json -` the object goes to standard output in place of the text, so
-// that standard output is one JSON document.
-struct Report {
-  std::string json_path;  // --json; empty: text only
+// A command's result, for people and for programs: the text on standard
+// output and, with `--json FILE`, the same result as one JSON object in
+// FILE; with `--json -` the object goes to standard output in place of the
+// text, so that standard output is one JSON document. Every object starts
+// with `command` (the command's name) and ends with `seconds` (its wall
+// time), between them the command's own fields.
+class Report {
+ public:
+  Report(std::string command, std::string json_path);
+
   std::string text;
   nlohmann::ordered_json object = nlohmann::ordered_json::object();
 
-  // Writes the text and the object where json_path says.
+  // Whether standard output holds the JSON object, and no text.
+  bool json_on_stdout() const { return json_path_ == "-"; }
+  // Writes the text and the object where --json says.
   void write() const;
+  // Writes, then ends the command with `code` when it is not 0.
+  void finish(int code) const;
+
+ private:
+  std::string command_;
+  std::string json_path_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-// Adds `--json FILE` to a command; parsing fills `path`, which must outlive it.
-void add_json_option(CLI::App& cmd, std::string& path);
+// For a command whose result is a file written to `output` ("-" or empty:
+// standard output): `--json -` there would mix the two, and ends the
+// command with exit 2 saying that it needs `-o FILE` for `what`.
+void check_json_beside_output(const std::string& command, const std::string& json_path,
+                              const std::string& output, const std::string& what);
 
 }  // namespace planck::cli

@@ -42,9 +42,4 @@ void Progress::tick() {
   } while (!wake_.wait_for(lock, period, [this] { return stop_; }));
 }
 
-void add_progress_option(CLI::App& cmd, bool& asked) {
-  cmd.add_flag("--progress", asked,
-               "print progress on standard error even when it is not a terminal");
-}
-
 }  // namespace planck::cli

@@ -5,7 +5,6 @@
 // times a second) or when asked for with --progress (then a line every five
 // seconds, for a log); quiet otherwise, and never on standard output.
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -38,8 +37,5 @@ class Progress {
   bool dirty_ = false;  // a terminal line is open
   std::thread thread_;
 };
-
-// Adds `--progress` to a command; parsing fills `asked`, which must outlive it.
-void add_progress_option(CLI::App& cmd, bool& asked);
 
 }  // namespace planck::cli

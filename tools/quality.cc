@@ -122,4 +122,19 @@ nlohmann::ordered_json quality_json(const std::vector<DeviceQuality>& q, Bytes s
   return devices;
 }
 
+std::uint64_t violation_count(const oracle::CheckReport& found) {
+  return found.violations.size() + found.unlisted_overlaps;
+}
+
+void add_check_json(nlohmann::ordered_json& object, const oracle::CheckReport& found) {
+  nlohmann::ordered_json violations = nlohmann::ordered_json::array();
+  for (const oracle::Violation& v : found.violations) {
+    violations.push_back({{"rule", oracle::rule_name(v.rule)}, {"message", v.message}});
+  }
+  object["valid"] = violation_count(found) == 0;
+  object["violation_count"] = violation_count(found);
+  object["violations"] = std::move(violations);
+  object["unlisted_overlaps"] = found.unlisted_overlaps;
+}
+
 }  // namespace planck::cli

@@ -13,6 +13,7 @@
 
 #include "model/plan.h"
 #include "model/schedule.h"
+#include "oracle/check/checker.h"
 #include "oracle/optimum/optimum.h"
 #include "oracle/optimum/optimum_input.h"
 
@@ -56,5 +57,11 @@ std::string ratio_text(Bytes arena, Bytes lower);
 // `scale`, for an interval problem judged in blocks (tools/commands.h).
 std::string quality_text(const std::string& plan, const std::vector<DeviceQuality>& q, Bytes scale);
 nlohmann::ordered_json quality_json(const std::vector<DeviceQuality>& q, Bytes scale);
+
+// The checker's verdict: the violations listed and the overlaps past them.
+std::uint64_t violation_count(const oracle::CheckReport& found);
+// Adds the verdict to a report's object: valid, violation_count, violations
+// (each {rule, message}), unlisted_overlaps.
+void add_check_json(nlohmann::ordered_json& object, const oracle::CheckReport& found);
 
 }  // namespace planck::cli

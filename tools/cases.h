@@ -1,0 +1,19 @@
+#pragma once
+// A run of judged schedules (verify, gate): its progress line and its
+// counts in the command's report, the same for every command that judges.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "harness/verify.h"
+
+namespace planck::cli {
+
+// "340 cases (20 files, 320 generated), 150/s, largest 40 entries and 12 declarations"
+std::string cases_progress(const harness::Progress& p);
+
+// The counts as fields of a report: cases, files, skipped_files, generated,
+// largest_entries, largest_declarations.
+void add_cases_json(nlohmann::ordered_json& object, const harness::Progress& p);
+
+}  // namespace planck::cli
