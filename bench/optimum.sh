@@ -41,7 +41,7 @@ oracle() {
   local file=$1
   shift
   local status=0
-  out=$("$planck" oracle "$file" --timeout "$timeout" "$@") || status=$?
+  out=$("$planck" oracle "$file" --time "$timeout" "$@") || status=$?
   if [[ $status -ne 0 && $status -ne 1 ]]; then
     echo "$file: planck oracle failed with exit $status" >&2
     unproven=1

@@ -47,7 +47,7 @@ for n in $sizes; do
   for seed in $seeds; do
     file=$work/p$n-$seed.sched
     "$generate" --buffers "$n" --seed "$seed" --width "$width" >"$file"
-    out=$("$planck" oracle "$file" --timeout "$timeout") || {
+    out=$("$planck" oracle "$file" --time "$timeout") || {
       echo "seed $seed, $n buffers: planck oracle failed with exit $?" >&2
       failed=1
       continue

@@ -5,7 +5,7 @@
 # within its time limit, above the optimum.
 #
 #   bench/quality.sh                       # builds planck in build/dev (preset dev)
-#   bench/quality.sh --timeout 20 --seeds 3
+#   bench/quality.sh --time 20 --seeds 3
 #   BUILD_DIR=build/mine SHARED_DIR=/elsewhere bench/quality.sh --out /tmp/q
 #   PLANCK=/path/to/planck bench/quality.sh   # that binary, nothing built
 #
@@ -14,10 +14,10 @@
 # each, written under the output folder), and ../shared/intervals and
 # ../shared/minimalloc when present. Each is planned by every planner
 # (`planck stats --json`, which also checks each plan) and bounded by the
-# oracle (`planck oracle --json --timeout S`).
+# oracle (`planck oracle --json --time S`).
 #
 # Options:
-#   --timeout S   the oracle's seconds per instance (default 5)
+#   --time S      the oracle's seconds per instance (default 5; --timeout: the same)
 #   --seeds N     seeds per model size (default 2)
 #   --out DIR     where the instances and results go (default build/quality)
 #   --table FILE  the markdown table (default docs/quality.md)
@@ -33,7 +33,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build/dev}
 shared=${SHARED_DIR:-$root/../shared}
-timeout=5
+time=5
 seeds=2
 out=$root/build/quality
 table=$root/docs/quality.md
@@ -46,7 +46,7 @@ usage() {
 
 while [[ $# -gt 0 ]]; do
   case $1 in
-    --timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
+    --time|--timeout) time=${2:?$1 needs seconds}; shift 2 ;;
     --seeds) seeds=${2:?--seeds needs a count}; shift 2 ;;
     --out) out=${2:?--out needs a folder}; shift 2 ;;
     --table) table=${2:?--table needs a file}; shift 2 ;;
@@ -122,7 +122,7 @@ add_group "minimalloc" "$shared"/minimalloc/*.csv
 
 mapfile -t planners < <("$planck" planners --json | python3 -c 'import json,sys; print("\n".join(p["name"] for p in json.load(sys.stdin)))')
 mapfile -t files < <(cut -f2 "$instances")
-echo "quality.sh: ${#files[@]} instances, planners ${planners[*]}, oracle ${timeout} s each" >&2
+echo "quality.sh: ${#files[@]} instances, planners ${planners[*]}, oracle ${time} s each" >&2
 
 invalid=0
 for p in "${planners[@]}"; do
@@ -142,7 +142,7 @@ for f in "${files[@]}"; do
   i=$((i + 1))
   echo "quality.sh: oracle $i of ${#files[@]}: $(basename "$f")" >&2
   status=0
-  "$planck" oracle --timeout "$timeout" --json "$out/oracle/$i.json" "$f" >/dev/null || status=$?
+  "$planck" oracle --time "$time" --json "$out/oracle/$i.json" "$f" >/dev/null || status=$?
   if [[ $status -ne 0 ]]; then
     echo "quality.sh: planck oracle $f failed with exit $status" >&2
     exit 2
@@ -154,7 +154,7 @@ done
 python=${PYTHON:-python3}
 if ! "$python" -c 'import matplotlib' 2>/dev/null && [[ -x /usr/bin/python3 ]]; then python=/usr/bin/python3; fi
 mkdir -p "$(dirname "$table")" "$(dirname "$svg")"
-"$python" "$root/bench/quality_chart.py" --results "$out" --timeout "$timeout" --seeds "$seeds" \
+"$python" "$root/bench/quality_chart.py" --results "$out" --time "$time" --seeds "$seeds" \
   --planners "$(IFS=,; echo "${planners[*]}")" --table "$table" --svg "$svg"
 cat "$table"
 if [[ $invalid -ne 0 ]]; then

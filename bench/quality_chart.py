@@ -165,7 +165,7 @@ def main():
     parser.add_argument("--results", required=True)
     parser.add_argument("--table", required=True)
     parser.add_argument("--svg")
-    parser.add_argument("--timeout", type=float, default=5)
+    parser.add_argument("--time", "--timeout", dest="time", type=float, default=5)
     parser.add_argument("--seeds", type=int, default=2)
     parser.add_argument("--planners", default="", help="the column order, comma-separated; others come after")
     args = parser.parse_args()
@@ -173,10 +173,10 @@ def main():
     planners = planner_order(planners, args.planners.split(","))
     rows = summarize(instances, planners, arenas, bounds)
     with open(args.table, "w") as f:
-        f.write(table(rows, planners, args.timeout, args.seeds))
+        f.write(table(rows, planners, args.time, args.seeds))
     if args.svg:
         try:
-            chart(rows, planners, args.svg, args.timeout)
+            chart(rows, planners, args.svg, args.time)
         except ImportError:
             sys.exit("quality_chart.py: no matplotlib for the chart (apt-get install -y python3-matplotlib)")
 

@@ -21,7 +21,7 @@ run() {
   local name=$1
   shift
   local status=0
-  "$planck" verify "$@" --no-corpus --cases 0 --time "$seconds" --out "$out/$name" \
+  "$planck" verify "$@" --no-corpus --time "$seconds" --out "$out/$name" \
     --json "$out/$name.json" >/dev/null 2>&1 || status=$?
   python3 - "$name" "$out/$name.json" "$status" <<'PY'
 import json, sys

@@ -124,7 +124,7 @@ seed=1
 corpus=()
 while left=$((verify_end - $(date +%s))); [ "$left" -gt 0 ] && [ "$seed" -le 5 ]; do
   log "verify ${planner[*]} (seed $seed) for ${left}s"
-  "$planck" verify "${planner[@]}" "${corpus[@]}" --cases 0 --time "$left" --shrink-time $((left / 3 + 1)) \
+  "$planck" verify "${planner[@]}" "${corpus[@]}" --time "$left" --shrink-time $((left / 3 + 1)) \
     --seed "$seed" --out "$out/failures/verify-seed$seed" --json "$out/logs/verify-$seed.json" --progress \
     >"$out/logs/verify-$seed.log" 2> >(sed -u 's/^/nightly:   /' >&2)
   status=$?
@@ -225,7 +225,7 @@ per_file=$(printf '%.2f' "$(echo "scale=2; $(share 0.15) / ${#files[@]}" | bc)")
 log "oracle on ${#files[@]} corpus schedules, ${per_file}s each"
 : >"$out/logs/oracle.tsv"
 for f in "${files[@]}"; do
-  result=$(timeout $(($(share 0.15) + 10)) "$planck" oracle "$f" --timeout "$per_file" 2>&1)
+  result=$(timeout $(($(share 0.15) + 10)) "$planck" oracle "$f" --time "$per_file" 2>&1)
   status=$?
   printf '%s\t%s\t%s\n' "$f" "$status" "$(echo "$result" | tr '\n\t' '  ')" >>"$out/logs/oracle.tsv"
   [ $status -eq 0 ] || log "FOUND: oracle exits $status on $f"
