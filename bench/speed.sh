@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The speed table of the README: `planck plan` as a whole on a chain of
+# The speed table of docs/performance.md: `planck plan` as a whole on a chain of
 # 1,000,000 buffers (wall time and peak resident memory), then every
 # benchmark of parse_bench, plan_bench and oracle_bench, and one markdown
 # table of medians on standard output.
