@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs the commands of the README's tour as a newcomer would: every line of
+# the ```sh blocks under "## A five-minute tour", from the top of a scratch
+# tree that links to the checkout, with planck on the PATH. Each must exit 0,
+# or the N its line ends with as `# exit N`. Lines that run scripts/ (they
+# install, build and run for minutes) and the line that sets PATH are left
+# out; /tmp/ in a command is a scratch folder of the test's own.
+#   tests/readme_test.sh SOURCE_DIR BUILD_DIR
+# Exit 77 (skipped) without python3, which the example planners need.
+set -uo pipefail
+[ $# -eq 2 ] || { echo "usage: tests/readme_test.sh SOURCE_DIR BUILD_DIR" >&2; exit 2; }
+src=$(cd "$1" && pwd)
+build=$(cd "$2" && pwd)
+command -v python3 >/dev/null || { echo "readme_test: no python3: skipped" >&2; exit 77; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/top/build" "$work/tmp"
+for entry in "$src"/* "$src"/.ci; do
+  [ "$(basename "$entry")" = build ] || ln -s "$entry" "$work/top/$(basename "$entry")"
+done
+ln -s "$build" "$work/top/build/dev"
+export PATH="$build/tools:$PATH"
+
+# The tour's commands, one a line, continuation lines joined.
+mapfile -t commands < <(awk '
+  /^## / { tour = ($0 == "## A five-minute tour") }
+  tour && /^```sh$/ { block = 1; next }
+  block && /^```$/ { block = 0; next }
+  block {
+    line = pending $0
+    if (line ~ /\\$/) { pending = substr(line, 1, length(line) - 1); next }
+    pending = ""
+    if (line ~ /^[ \t]*(#|$)/ || line ~ /^(export PATH=|scripts\/)/) next
+    print line
+  }' "$src/README.md")
+[ ${#commands[@]} -ge 10 ] || { echo "readme_test: found ${#commands[@]} commands in the tour, expected more" >&2; exit 1; }
+
+failed=0
+cd "$work/top"
+for command in "${commands[@]}"; do
+  expected=0
+  if [[ "$command" =~ \#[[:space:]]*exit[[:space:]]+([0-9]+)[[:space:]]*$ ]]; then expected=${BASH_REMATCH[1]}; fi
+  run=${command//\/tmp\//$work/tmp/}
+  bash -c "$run" >"$work/out" 2>&1
+  status=$?
+  if [ $status -ne "$expected" ]; then
+    echo "FAILED: exit $status, expected $expected: $command" >&2
+    tail -20 "$work/out" >&2
+    failed=1
+  else
+    echo "ok (exit $status): $command"
+  fi
+done
+exit $failed
