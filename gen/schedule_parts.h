@@ -34,9 +34,9 @@ template <class Entries, class F>
 void for_each_arg(Entries&& entries, F&& f) {
   for (auto& e : entries) {
     for (auto& a : e.args) f(a);
-    if (!e.loop) continue;
-    for (auto& a : e.loop->flag) f(a);
-    for_each_arg(e.loop->body, f);
+    if (!e.parts) continue;
+    for (auto& a : e.parts->flag) f(a);
+    for_each_arg(e.parts->body, f);
   }
 }
 

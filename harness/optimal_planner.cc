@@ -30,10 +30,10 @@ Result<oracle::Offsets> device_offsets(const Plan& plan,
       return Error{"", fmt::format("internal error: best's plan does not place buffer {}", item.name)};
     }
     const Bytes place = plan.placements[it->second].place;
-    if (place % kPlaceAlign != 0) {
+    if (place % d.unit != 0) {
       return Error{"", fmt::format("internal error: best's plan places buffer {} at {}", item.name, place)};
     }
-    offsets.push_back(item.size == 0 ? 0 : place / kPlaceAlign);
+    offsets.push_back(item.size == 0 ? 0 : place / d.unit);
   }
   return offsets;
 }
@@ -65,6 +65,10 @@ class OptimalPlanner final : public Planner {
   // placement is smaller.
   static Status improve(Plan& plan, const std::unordered_map<std::string, std::size_t>& placement_of,
                         const oracle::DevicePacking& d, double seconds) {
+    // The oracle's figure leaves in-place sharing out (SPEC section 10): a
+    // plan that shares bytes through an in-place kernel is no placement of
+    // its problem, and may be below its optimum.
+    if (d.has_inplace) return Ok{};
     PLANCK_ASSIGN(oracle::Offsets start, device_offsets(plan, placement_of, d));
     const std::optional<Bytes> start_arena = oracle::arena_size(d.problem, start);
     oracle::OptimumOptions options;
@@ -72,7 +76,7 @@ class OptimalPlanner final : public Planner {
     options.incumbent = std::move(start);
     PLANCK_ASSIGN(const oracle::OptimumResult r, oracle::solve_optimum(d.problem, options));
     if (!start_arena || r.upper_bound >= *start_arena) return Ok{};
-    const std::optional<Bytes> arena_bytes = checked_mul(r.upper_bound, kPlaceAlign);
+    const std::optional<Bytes> arena_bytes = checked_mul(r.upper_bound, d.unit);
     if (!arena_bytes) return Error{"", fmt::format("device {}: the arena overflows", d.device)};
     std::string arena_name;
     for (Arena& a : plan.arenas) {
@@ -83,7 +87,7 @@ class OptimalPlanner final : public Planner {
     for (std::size_t k = 0; k < d.problem.items.size(); ++k) {
       Placement& p = plan.placements[placement_of.at(d.problem.items[k].name)];
       p.arena = arena_name;
-      p.place = r.offsets[k] * kPlaceAlign;  // at most the arena, which did not overflow
+      p.place = r.offsets[k] * d.unit;  // at most the arena, which did not overflow
     }
     return Ok{};
   }

@@ -48,6 +48,9 @@ void dump_entries(std::string& out, const std::vector<Entry>& entries, const std
                    e.name, e.args.size(), e.pos.line, e.pos.col);
     for (std::size_t a = 0; a < e.args.size(); ++a) dump_arg(out, e.args[a], fmt::format("{}.{}", path, a));
     for (const Arg& flag : e.flag()) dump_arg(out, flag, path + ".flag");
+    for (const InPlace& pair : e.inplace()) {
+      fmt::format_to(std::back_inserter(out), "inplace {} out={} in={}\n", path, pair.out, pair.in);
+    }
     dump_entries(out, e.body(), path);
   }
 }
@@ -56,11 +59,15 @@ void dump_entries(std::string& out, const std::vector<Entry>& entries, const std
 
 std::string dump_schedule(const Schedule& s) {
   std::string out = fmt::format("source {}\n", s.source);
+  for (const Device& d : s.devices) {
+    fmt::format_to(std::back_inserter(out), "device {} align={} capacity={} at {}:{}\n", d.name, d.align,
+                   d.capacity ? fmt::format("{}", *d.capacity) : std::string("none"), d.pos.line, d.pos.col);
+  }
   for (std::size_t i = 0; i < s.storage.size(); ++i) {
     const Storage& st = s.storage[i];
-    fmt::format_to(std::back_inserter(out), "storage {} {} {} {} {} {} phase={} held={} at {}:{}\n", i,
+    fmt::format_to(std::back_inserter(out), "storage {} {} {} {} {} {} phase={} held={} io={} at {}:{}\n", i,
                    storage_kind_name(st.kind), st.name, st.device, dtype_name(st.dtype), st.bytes, st.phase,
-                   st.held ? 1 : 0, st.pos.line, st.pos.col);
+                   st.held ? 1 : 0, st.io, st.pos.line, st.pos.col);
   }
   dump_entries(out, s.entries, "");
   return out;

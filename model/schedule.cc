@@ -116,6 +116,40 @@ std::optional<StorageId> Schedule::find(std::string_view name) const {
   return std::nullopt;
 }
 
+const Device* Schedule::find_device(std::string_view name) const {
+  for (const Device& d : devices) {
+    if (d.name == name) return &d;
+  }
+  return nullptr;
+}
+
+Bytes Schedule::align_of(std::string_view device) const {
+  const Device* d = devices.empty() ? nullptr : find_device(device);
+  return d ? d->align : kPlaceAlign;
+}
+
+std::optional<Bytes> Schedule::capacity_of(std::string_view device) const {
+  const Device* d = devices.empty() ? nullptr : find_device(device);
+  return d ? d->capacity : std::nullopt;
+}
+
+namespace {
+bool any_inplace(const std::vector<Entry>& entries) {
+  for (const Entry& e : entries) {
+    if (!e.inplace().empty() || any_inplace(e.body())) return true;
+  }
+  return false;
+}
+}  // namespace
+
+bool Schedule::uses_v2() const {
+  if (!devices.empty()) return true;
+  for (const Storage& st : storage) {
+    if (st.io != 0) return true;
+  }
+  return any_inplace(entries);
+}
+
 }  // namespace planck
 
 namespace planck {

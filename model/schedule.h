@@ -21,8 +21,11 @@ namespace planck {
 using Bytes = std::uint64_t;
 inline constexpr Bytes kMaxBytes = Bytes{1} << 62;
 
-// Places in an arena are multiples of this, and planned sizes are rounded up to it.
+// Places in an arena are multiples of this, and planned sizes are rounded up
+// to it, on a device no `device` line gives another alignment (SPEC section 10).
 inline constexpr Bytes kPlaceAlign = 256;
+// A device's alignment is a power of two from 1 to this.
+inline constexpr Bytes kMaxAlign = Bytes{1} << 20;
 
 // Views and loops nest at most this deep; deeper input is an error, so that
 // no recursion over the model is unbounded.
@@ -54,12 +57,21 @@ inline bool is_disk(std::string_view device) {
   return device.size() >= 4 && device[0] == 'D' && device[1] == 'I' && device[2] == 'S' && device[3] == 'K';
 }
 
+// What the caller does with a planned buffer around a run of the schedule
+// (SPEC section 10): bits of Storage::io.
+enum IoBits : std::uint8_t {
+  kInput = 1,   // written before entry 0: it lives from entry 0
+  kOutput = 2,  // read after the last entry: it lives to the last entry
+  kState = 4,   // both, and kept from one run to the next
+};
+
 // The small members sit together, first, so that a storage record takes 64
 // bytes, a cache line.
 struct Storage {
   StorageKind kind = StorageKind::Buffer;
   Dtype dtype = Dtype::Int8;
   bool held = false;  // buffer only: its contents outlive the schedule
+  std::uint8_t io = 0;  // buffer only: IoBits
   SourcePos pos;
   Name name;
   Name device;
@@ -68,6 +80,27 @@ struct Storage {
 };
 
 using StorageId = std::uint32_t;  // index into Schedule::storage
+
+// A buffer the caller writes before the schedule runs (input or state).
+inline bool lives_from_start(const Storage& s) { return (s.io & (kInput | kState)) != 0; }
+// A buffer the caller reads after the schedule runs (output or state).
+inline bool lives_to_end(const Storage& s) { return (s.io & (kOutput | kState)) != 0; }
+
+// A `device` line (SPEC section 10): the alignment of every place on the
+// device, and the memory its arenas may take together.
+struct Device {
+  Name name;
+  Bytes align = kPlaceAlign;  // a power of two, 1 to kMaxAlign
+  std::optional<Bytes> capacity;
+  SourcePos pos;
+};
+
+// A kernel's `inplace=OUT:IN`: it may write OUT over IN's bytes.
+struct InPlace {
+  StorageId out = 0;
+  StorageId in = 0;
+  friend bool operator==(const InPlace&, const InPlace&) = default;
+};
 
 // A T on the heap, or none, copied deeply: one pointer in the many small
 // records of a schedule for what few of them have, a view's base or a loop's
@@ -110,7 +143,7 @@ class Boxed {
 };
 
 struct View;
-struct Loop;
+struct EntryParts;
 
 // An argument: storage, or a view of another argument. It has no place of
 // its own in the text: a call's arguments are a large part of a schedule,
@@ -147,45 +180,64 @@ inline StorageId storage_of(const Arg& arg) {
   return a->storage;
 }
 
-// The small members sit first and a call holds no room for a loop's parts,
-// so that an entry takes 64 bytes.
+// The small members sit first and an entry holds no room for the parts few
+// entries have, so that an entry takes 64 bytes.
 struct Entry {
   enum class Kind : std::uint8_t { Kernel, Copy, Range, Loop };
   Kind kind = Kind::Kernel;
   SourcePos pos;
   Name name;         // Kernel: the kernel's name
   Args args;         // Kernel: its arguments; Copy: destination, source
-  Boxed<Loop> loop;  // Range, Loop: the body and the flag, once either is given
+  Boxed<EntryParts> parts;  // a loop's body and flag, a kernel's in-place pairs, once any is given
 
   // Range, Loop: the entries of one iteration; empty for a call.
   const std::vector<Entry>& body() const;
   // Loop: exactly one, the flag; else empty.
   const Args& flag() const;
+  // Kernel: its `inplace=OUT:IN` declarations in order; else empty.
+  const std::vector<InPlace>& inplace() const;
   // The same to change, an empty list made first if the entry has none.
   std::vector<Entry>& mutable_body();
   Args& mutable_flag();
+  std::vector<InPlace>& mutable_inplace();
 };
 
-struct Loop {
+struct EntryParts {
   std::vector<Entry> body;
   Args flag;
+  std::vector<InPlace> inplace;
 };
 
-// What a call's body() and flag() return.
+// What a call's body() and flag(), and a loop's inplace(), return.
 inline const std::vector<Entry> kNoEntries;
 inline const Args kNoArgs;
+inline const std::vector<InPlace> kNoInPlace;
 
-inline const std::vector<Entry>& Entry::body() const { return loop ? loop->body : kNoEntries; }
-inline const Args& Entry::flag() const { return loop ? loop->flag : kNoArgs; }
-inline std::vector<Entry>& Entry::mutable_body() { return loop.make().body; }
-inline Args& Entry::mutable_flag() { return loop.make().flag; }
+inline const std::vector<Entry>& Entry::body() const { return parts ? parts->body : kNoEntries; }
+inline const Args& Entry::flag() const { return parts ? parts->flag : kNoArgs; }
+inline const std::vector<InPlace>& Entry::inplace() const { return parts ? parts->inplace : kNoInPlace; }
+inline std::vector<Entry>& Entry::mutable_body() { return parts.make().body; }
+inline Args& Entry::mutable_flag() { return parts.make().flag; }
+inline std::vector<InPlace>& Entry::mutable_inplace() { return parts.make().inplace; }
 
 struct Schedule {
   std::string source;  // the file it was read from, for messages
+  std::vector<Device> devices;  // the `device` lines, in order (v2)
   std::vector<Storage> storage;
   std::vector<Entry> entries;
 
   std::optional<StorageId> find(std::string_view name) const;
+  // The `device` line of a device, or null.
+  const Device* find_device(std::string_view name) const;
+  // Every place on the device is a multiple of this: its `device` line's
+  // align, else kPlaceAlign.
+  Bytes align_of(std::string_view device) const;
+  // Its `device` line's capacity, or none.
+  std::optional<Bytes> capacity_of(std::string_view device) const;
+  // Whether it says anything v1 cannot (SPEC section 10): a device line, a
+  // planned input, output or state, an in-place kernel. Printed as
+  // `schedule v2` if so, `schedule v1` if not.
+  bool uses_v2() const;
 };
 
 // The error for a byte count of s that would pass 2^64, naming s.
@@ -215,10 +267,12 @@ inline std::optional<Bytes> checked_round_up(Bytes x, Bytes align) {
 Error rounded_size_overflow(const Storage& s);
 
 // SPEC section 3, rule 4: the bytes a planned buffer is given,
-// round_up(phase + bytes, 256), or an error naming it on overflow.
-inline Result<Bytes> rounded_size(const Storage& s) {
+// round_up(phase + bytes, align), or an error naming it on overflow. The
+// align is 256 in v1; in v2 it is the unit a planner or the checker places
+// the buffer's device in (a power of two).
+inline Result<Bytes> rounded_size(const Storage& s, Bytes align = kPlaceAlign) {
   std::optional<Bytes> sum = checked_add(s.phase, s.bytes);
-  if (sum) sum = checked_round_up(*sum, kPlaceAlign);
+  if (sum) sum = checked_round_up(*sum, align);
   if (!sum) return rounded_size_overflow(s);
   return *sum;
 }

@@ -43,7 +43,17 @@ void append_declaration(std::string& out, const Storage& st) {
   if (st.kind == StorageKind::Buffer) {
     if (st.phase != 0) fmt::format_to(std::back_inserter(out), " phase={}", st.phase);
     if (st.held) out += " held";
+    if (st.io & kInput) out += " input";
+    if (st.io & kOutput) out += " output";
+    if (st.io & kState) out += " state";
   }
+  out += '\n';
+}
+
+void append_device(std::string& out, const Device& d) {
+  fmt::format_to(std::back_inserter(out), "device {}", d.name);
+  if (d.align != kPlaceAlign) fmt::format_to(std::back_inserter(out), " align={}", d.align);
+  if (d.capacity) fmt::format_to(std::back_inserter(out), " capacity={}", *d.capacity);
   out += '\n';
 }
 
@@ -75,6 +85,9 @@ void append_entries(std::string& out, const Schedule& s) {
           out += ' ';
           append_arg(out, s, a);
         }
+        for (const InPlace& pair : e.inplace()) {
+          fmt::format_to(std::back_inserter(out), " inplace={}:{}", s.storage[pair.out].name, s.storage[pair.in].name);
+        }
         out += '\n';
         break;
       case Entry::Kind::Range:
@@ -94,7 +107,8 @@ void append_entries(std::string& out, const Schedule& s) {
 }  // namespace
 
 std::string print_schedule(const Schedule& s) {
-  std::string out = "schedule v1\n";
+  std::string out = s.uses_v2() ? "schedule v2\n" : "schedule v1\n";
+  for (const Device& d : s.devices) append_device(out, d);
   for (const Storage& st : s.storage) append_declaration(out, st);
   append_entries(out, s);
   return out;

@@ -218,6 +218,15 @@ class Parser : public LineParser {
   }
 
   Status parse_header();
+  // `device NAME [align=A] [capacity=BYTES]` (v2), at the top level.
+  Status parse_device(const Token& keyword);
+  // `inplace=OUT:IN` after a kernel's arguments (v2), `word` its `inplace`;
+  // the pair is checked against the arguments once they are all read.
+  Status parse_inplace(const Token& word);
+  // The in-place pairs of kernel e, read by parse_inplace, as storage.
+  Status resolve_inplace(Entry& e);
+  // Errors unless the file is v2: `what` names the v2 feature.
+  Status needs_v2(SourcePos pos, std::string_view what) const;
   Status parse_statement(std::vector<Entry>& out, int depth);
   Status parse_declaration(const Token& keyword, StorageKind kind);
   Status parse_options(Storage& st);
@@ -226,13 +235,18 @@ class Parser : public LineParser {
   Status parse_body(const Token& open, std::vector<Entry>& body, int depth);
   Status end_statement();
   Result<Arg> parse_arg();
+  // parse_arg with its first token taken already.
+  Result<Arg> parse_arg_from(Token t);
   Status close_view(const Token& head, Arg& view, Bytes& size);
   // A word token that holds a decimal number, or a dtype's name.
   Result<Bytes> parse_number(std::string_view expected, std::string_view what);
   Result<Dtype> parse_dtype();
 
   bool plain_lines_;  // whether the plain-line path is tried
+  int version_ = 1;   // the header's: 1 or 2
   Lexer lex_;
+  // The `inplace=OUT:IN` of the kernel being parsed: its two names, as read.
+  std::vector<std::pair<Token, Token>> inplace_;
   Args args_;  // the arguments of the call being parsed
 };
 
@@ -256,19 +270,122 @@ Result<Schedule> Parser::run() {
 }
 
 Status Parser::parse_header() {
-  constexpr std::string_view kHeader = "the header `schedule v1`";
+  constexpr std::string_view kHeader = "the header `schedule v1` or `schedule v2`";
   while (lex_.peek().kind == Tok::Newline) lex_.take();
   Token first = lex_.take();
   if (first.kind != Tok::Word || first.text != "schedule") return unexpected(first, kHeader);
   Token version = lex_.take();
-  if (version.kind == Tok::Word && version.text != "v1") {
-    return error_at(version.pos,
-                    fmt::format("unsupported version {}, expected `schedule v1`", quoted(version.text)));
+  if (version.kind == Tok::Word && version.text != "v1" && version.text != "v2") {
+    return error_at(version.pos, fmt::format("unsupported version {}, expected `schedule v1` or `schedule v2`",
+                                             quoted(version.text)));
   }
   if (version.kind != Tok::Word) return unexpected(version, kHeader);
+  version_ = version.text == "v2" ? 2 : 1;
   Token end = lex_.take();
   if (end.kind != Tok::Newline && end.kind != Tok::End) {
-    return unexpected(end, "the end of the line after `schedule v1`");
+    return unexpected(end, fmt::format("the end of the line after `schedule {}`", version.text));
+  }
+  return Ok{};
+}
+
+Status Parser::needs_v2(SourcePos pos, std::string_view what) const {
+  if (version_ >= 2) return Ok{};
+  return error_at(pos, fmt::format("{} needs the header `schedule v2`", what));
+}
+
+Status Parser::parse_device(const Token& keyword) {
+  PLANCK_TRY(needs_v2(keyword.pos, "a `device` line"));
+  PLANCK_ASSIGN(const Token name, expect(Tok::Word, "a device name"));
+  if (const Device* earlier = schedule_.find_device(name.text)) {
+    return error_at(name.pos, fmt::format("device {} is given twice, first at {}:{}", quoted(name.text),
+                                          earlier->pos.line, earlier->pos.col));
+  }
+  // Storage is declared before any entry, so the device's first use, if
+  // any, is a declaration already read.
+  for (const Storage& st : schedule_.storage) {
+    if (st.device == name.text) {
+      return error_at(name.pos, fmt::format("the `device` line of {} comes after its first use by {} `{}` at {}:{}",
+                                            quoted(name.text), storage_kind_name(st.kind), st.name, st.pos.line,
+                                            st.pos.col));
+    }
+  }
+  Device d;
+  d.name = name.text;
+  d.pos = keyword.pos;
+  bool seen_align = false;
+  while (lex_.peek().kind == Tok::Word) {
+    const Token option = lex_.take();
+    const bool is_align = same_word(option.text, "align");
+    if (!is_align && !same_word(option.text, "capacity")) {
+      return error_at(option.pos, fmt::format("unknown option {} (a device takes `align=A` and `capacity=BYTES`)",
+                                              quoted(option.text)));
+    }
+    if (is_align ? seen_align : d.capacity.has_value()) {
+      return error_at(option.pos, fmt::format("`{}=` given twice", option.text));
+    }
+    PLANCK_TRY(expect(Tok::Equals, fmt::format("`=` after `{}`", option.text)));
+    const SourcePos at = lex_.peek().pos;
+    if (is_align) {
+      seen_align = true;
+      PLANCK_ASSIGN(d.align, parse_number("the alignment in bytes", "align"));
+      if (d.align == 0 || (d.align & (d.align - 1)) != 0 || d.align > kMaxAlign) {
+        return error_at(at, fmt::format("align={} is not a power of two from 1 to {}", d.align, kMaxAlign));
+      }
+    } else {
+      PLANCK_ASSIGN(d.capacity, parse_number("the capacity in bytes", "capacity"));
+    }
+  }
+  schedule_.devices.push_back(std::move(d));
+  return end_statement();
+}
+
+Status Parser::parse_inplace(const Token& word) {
+  PLANCK_TRY(needs_v2(word.pos, "`inplace=`"));
+  constexpr std::string_view kPair = "`OUT:IN`, two storage names, after `inplace=`";
+  PLANCK_TRY(expect(Tok::Equals, kPair));
+  PLANCK_ASSIGN(const Token pair, expect(Tok::Word, kPair));
+  const std::size_t colon = pair.text.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == pair.text.size() ||
+      pair.text.find(':', colon + 1) != std::string_view::npos) {
+    return error_at(pair.pos, fmt::format("expected {}, found {}", kPair, quoted(pair.text)));
+  }
+  Token out = pair;
+  out.text = pair.text.substr(0, colon);
+  Token in = pair;
+  in.text = pair.text.substr(colon + 1);
+  in.pos.col += static_cast<int>(colon + 1);
+  inplace_.emplace_back(out, in);
+  return Ok{};
+}
+
+Status Parser::resolve_inplace(Entry& e) {
+  PLANCK_TRY(settle(true));
+  std::vector<InPlace>& pairs = e.mutable_inplace();
+  for (const auto& [out_name, in_name] : inplace_) {
+    StorageId ids[2] = {0, 0};
+    const Token* names[2] = {&out_name, &in_name};
+    for (int k = 0; k < 2; ++k) {
+      const Token& t = *names[k];
+      const std::optional<std::size_t> id = names_.find(StorageIndex::key(t.text));
+      if (!id) return error_at(t.pos, fmt::format("undeclared name {}", quoted(t.text)));
+      ids[k] = static_cast<StorageId>(*id);
+      bool plain = false;
+      bool viewed = false;
+      for (const Arg& a : e.args) {
+        if (storage_of(a) != ids[k]) continue;
+        (a.kind == Arg::Kind::Storage ? plain : viewed) = true;
+      }
+      if (!plain) {
+        return error_at(t.pos, viewed ? fmt::format("kernel {} takes {} only through a view; `inplace=` names "
+                                                    "storage the kernel takes as a plain argument",
+                                                    e.name, quoted(t.text))
+                                      : fmt::format("kernel {} does not take {}", e.name, quoted(t.text)));
+      }
+    }
+    if (ids[0] == ids[1]) {
+      return error_at(in_name.pos, fmt::format("`inplace=` names {} on both sides", quoted(in_name.text)));
+    }
+    pairs.push_back({ids[0], ids[1]});
   }
   return Ok{};
 }
@@ -290,6 +407,11 @@ Status Parser::parse_statement(std::vector<Entry>& out, int depth) {
     return parse_declaration(keyword, *storage);
   }
 
+  if (same_word(k, "device")) {
+    if (depth > 0) return error_at(keyword.pos, "`device` belongs at the top level, not inside a loop");
+    return parse_device(keyword);
+  }
+
   Entry e;
   e.pos = keyword.pos;
   if (same_word(k, "kernel") || same_word(k, "copy")) {
@@ -304,7 +426,7 @@ Status Parser::parse_statement(std::vector<Entry>& out, int depth) {
   } else {
     return error_at(
         keyword.pos,
-        fmt::format("unknown statement {} (expected buffer, alloc, param, kernel, copy, range or loop)",
+        fmt::format("unknown statement {} (expected device, buffer, alloc, param, kernel, copy, range or loop)",
                     quoted(k)));
   }
   out.push_back(std::move(e));
@@ -350,20 +472,32 @@ Status Parser::parse_declaration(const Token& keyword, StorageKind kind) {
   return end_statement();
 }
 
-// `phase=P` and `held`, each at most once, in any order, on a buffer only.
+// The io word of a buffer option (v2), or 0.
+std::uint8_t io_bit(std::string_view word) {
+  if (same_word(word, "input")) return kInput;
+  if (same_word(word, "output")) return kOutput;
+  if (same_word(word, "state")) return kState;
+  return 0;
+}
+
+// `phase=P`, `held`, and in v2 `input`, `output` and `state`, each at most
+// once, in any order, on a buffer only.
 Status Parser::parse_options(Storage& st) {
   bool seen_phase = false;
   while (lex_.peek().kind == Tok::Word) {
     Token option = lex_.take();
     const bool is_phase = same_word(option.text, "phase");
     const bool is_held = same_word(option.text, "held");
-    if (!is_phase && !is_held) {
+    const std::uint8_t io = io_bit(option.text);
+    if (!is_phase && !is_held && io == 0) {
       if (st.kind != StorageKind::Buffer) {
         return unexpected(option, fmt::format("the end of the line after the size of {} `{}`",
                                               storage_kind_name(st.kind), st.name));
       }
-      return error_at(option.pos, fmt::format("unknown option {} (a buffer takes `phase=P` and `held`)",
-                                              quoted(option.text)));
+      return error_at(option.pos,
+                      fmt::format("unknown option {} (a buffer takes `phase=P`, `held`, and in v2 `input`, "
+                                  "`output` and `state`)",
+                                  quoted(option.text)));
     }
     if (st.kind != StorageKind::Buffer) {
       return error_at(option.pos, fmt::format("`{}` applies to a buffer only, not to {} `{}`", option.text,
@@ -372,6 +506,12 @@ Status Parser::parse_options(Storage& st) {
     if (is_held) {
       if (st.held) return error_at(option.pos, "`held` given twice");
       st.held = true;
+      continue;
+    }
+    if (io != 0) {
+      PLANCK_TRY(needs_v2(option.pos, fmt::format("`{}`", option.text)));
+      if ((st.io & io) != 0) return error_at(option.pos, fmt::format("`{}` given twice", option.text));
+      st.io |= io;
       continue;
     }
     if (seen_phase) return error_at(option.pos, "`phase=` given twice");
@@ -390,7 +530,22 @@ Status Parser::parse_call(Entry& e) {
   // The arguments gather in args_, so that each call's list is allocated
   // once, at its size.
   args_.clear();
+  inplace_.clear();
   while (!at_statement_end()) {
+    // `inplace=` ends a kernel's arguments; `inplace` without `=` names storage.
+    const Token& next = lex_.peek();
+    if (e.kind == Entry::Kind::Kernel && next.kind == Tok::Word && same_word(next.text, "inplace")) {
+      Token word = lex_.take();
+      if (lex_.peek().kind == Tok::Equals) {
+        PLANCK_TRY(parse_inplace(word));
+        continue;
+      }
+      if (!inplace_.empty()) return unexpected(word, "`inplace=` or the end of the statement");
+      PLANCK_ASSIGN(Arg arg, parse_arg_from(std::move(word)));
+      args_.push_back(std::move(arg));
+      continue;
+    }
+    if (!inplace_.empty()) return unexpected(next, "`inplace=` or the end of the statement");
     if (e.kind == Entry::Kind::Copy && args_.size() == 2) {
       return error_at(lex_.peek().pos,
                       "copy takes exactly 2 arguments (destination, source); this is a third");
@@ -400,6 +555,7 @@ Status Parser::parse_call(Entry& e) {
   }
   e.args.assign(std::make_move_iterator(args_.begin()), std::make_move_iterator(args_.end()));
   PLANCK_TRY(queue_waiting(e.args));
+  if (!inplace_.empty()) PLANCK_TRY(resolve_inplace(e));
   if (e.kind == Entry::Kind::Copy && e.args.size() != 2) {
     return error_at(
         e.pos, fmt::format("copy takes exactly 2 arguments (destination, source), found {}", e.args.size()));
@@ -457,9 +613,10 @@ Status Parser::end_statement() {
 // An argument is zero or more view heads (`shrink(`, `bitcast(`, `after(`),
 // a storage name, then the tails of the views, innermost first. The heads go
 // on a stack, so nesting costs no recursion.
-Result<Arg> Parser::parse_arg() {
+Result<Arg> Parser::parse_arg() { return parse_arg_from(lex_.take()); }
+
+Result<Arg> Parser::parse_arg_from(Token t) {
   std::vector<std::pair<Token, Arg::Kind>> heads;
-  Token t = lex_.take();
   while (t.kind == Tok::Word) {
     std::optional<Arg::Kind> kind = view_kind(t.text);
     if (!kind) break;

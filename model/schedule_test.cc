@@ -83,7 +83,7 @@ TEST(Entry, ACallHasNoBodyOrFlagUntilGivenOne) {
   Entry call{.kind = Entry::Kind::Kernel, .name = "k", .args = {named(0)}};
   EXPECT_TRUE(call.body().empty());
   EXPECT_TRUE(call.flag().empty());
-  EXPECT_FALSE(call.loop);
+  EXPECT_FALSE(call.parts);
   Entry loop{.kind = Entry::Kind::Loop};
   loop.mutable_flag().push_back(named(1));
   loop.mutable_body().push_back(call);

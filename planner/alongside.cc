@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "planner/events_planner.h"
 #include "planner/rules.h"
 
 namespace planck {
@@ -157,8 +158,11 @@ class Alongside final : public RuleProgress {
 
 // This thread's part: rules 3 and 6, telling the second thread as they go.
 Result<Plan> plan_with(const Schedule& s, Alongside& helper, std::vector<Lifetime>& lives) {
-  planned_lifetimes(s, lives, helper);  // rules 1 to 3
+  const bool stretched = planned_lifetimes(s, lives, helper);  // rules 1 to 3
   helper.made_all(lives);
+  // Opens that do not come in order of first appearance: the plan is made
+  // over events sorted in full, and the second thread stops as the helper goes.
+  if (stretched) return plan_by_events(s, lives, false);
   if (lives.empty()) return Plan{};
   const CloseLists closes = close_lists(lives, s.entries.size());
   PLANCK_ASSIGN(Alongside::Prepared* const prepared, helper.prepared());  // rules 4 and 5

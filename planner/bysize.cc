@@ -8,6 +8,10 @@
 // above them all. The paper takes the smallest fitting gap; SPEC section 6
 // takes the lowest, which keeps every buffer as low as it can go.
 //
+// A buffer that an in-place kernel lets share its partner's bytes
+// (per_device.h) takes its partner's place when that one is placed already
+// and nothing else alive with it is in the way.
+//
 // The placed buffers alive with each one come from an index by lifetime
 // (placed_in_time.h), so a buffer costs the buffers it is alive with, not
 // every buffer placed; the scan over their ranges by offset is the plain
@@ -34,7 +38,23 @@ Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffe
   std::vector<std::pair<Bytes, Bytes>> range = huge_vector<std::pair<Bytes, Bytes>>(buffers.size());
   std::vector<std::pair<Bytes, Bytes>> ranges;  // those of the buffers alive with the one placed, by offset
 
+  // In-place sharing: b takes the place of its partner when that one is
+  // placed and no other buffer alive with b is in the way.
+  const auto shares_place = [&](std::size_t b, const std::vector<std::size_t>& alive) {
+    const std::size_t p = buffers[b].share;
+    if (p == kNoShare || std::find(alive.begin(), alive.end(), p) == alive.end()) return false;
+    const Bytes at = offset[p];
+    const std::optional<Bytes> end = checked_add(at, buffers[b].size);
+    if (!end) return false;
+    for (std::size_t q : alive) {
+      if (q != p && range[q].first < *end && at < range[q].second && buffers[b].size != 0) return false;
+    }
+    offset[b] = at;
+    range[b] = {at, *end};
+    return true;
+  };
   const auto lowest_gap = [&](std::size_t b, const std::vector<std::size_t>& alive) -> Status {
+    if (shares_place(b, alive)) return Ok{};
     ranges.clear();
     for (std::size_t p : alive) ranges.push_back(range[p]);
     // By offset alone: the order of equal offsets does not change the place.

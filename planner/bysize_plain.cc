@@ -1,5 +1,7 @@
 // bysize's placement rule as SPEC section 6 states it, each buffer compared
-// with every buffer placed before it: O(n^2) per device. The oracle the fast
+// with every buffer placed before it: O(n^2) per device. A buffer that may
+// share its in-place partner's place (per_device.h) takes it when the
+// partner is placed and no other buffer alive with it is in the way. The oracle the fast
 // bysize (bysize.cc) is tested against, plan for plan; not in the registry.
 //
 // Buffers go, largest first, each to the lowest gap that fits it between the
@@ -23,11 +25,27 @@ Result<std::vector<Bytes>> place_by_size_plain(const std::vector<PlannedBuffer>&
   std::vector<std::size_t> placed;  // by offset; equal offsets in order of placing
   placed.reserve(buffers.size());
 
+  std::vector<bool> is_placed(buffers.size(), false);
+  // Whether b can take the place of its in-place partner: placed, alive
+  // with it, and no other placed buffer alive with b in the way.
+  const auto partner_place = [&](std::size_t b) -> std::optional<Bytes> {
+    const std::size_t p = buffers[b].share;
+    if (p == kNoShare || !is_placed[p] || !overlap_in_time(buffers[p], buffers[b])) return std::nullopt;
+    const std::optional<Bytes> end = checked_add(offset[p], buffers[b].size);
+    if (!end) return std::nullopt;
+    for (std::size_t q : placed) {
+      if (q == p || buffers[b].size == 0 || !overlap_in_time(buffers[q], buffers[b])) continue;
+      if (offset[q] < *end && offset[p] < offset[q] + buffers[q].size) return std::nullopt;
+    }
+    return offset[p];
+  };
+
   for (std::size_t b : by_size_descending(buffers)) {
     // The lowest byte above every range scanned so far that is alive with b.
     Bytes floor = 0;
-    std::optional<Bytes> at;
+    std::optional<Bytes> at = partner_place(b);
     for (std::size_t p : placed) {
+      if (at) break;
       if (!overlap_in_time(buffers[p], buffers[b])) continue;
       if (offset[p] >= floor && offset[p] - floor >= buffers[b].size) {
         at = floor;
@@ -43,6 +61,7 @@ Result<std::vector<Bytes>> place_by_size_plain(const std::vector<PlannedBuffer>&
       at = floor;
     }
     offset[b] = *at;
+    is_placed[b] = true;
     auto pos = std::upper_bound(placed.begin(), placed.end(), *at,
                                 [&](Bytes value, std::size_t p) { return value < offset[p]; });
     placed.insert(pos, b);

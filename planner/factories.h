@@ -14,5 +14,6 @@ std::unique_ptr<Planner> make_greedy_planner();  // "greedy", greedy.cc
 std::unique_ptr<Planner> make_bysize_planner();  // "bysize", bysize.cc
 std::unique_ptr<Planner> make_naive_planner();   // "naive", naive.cc
 std::unique_ptr<Planner> make_best_planner();    // "best", best.cc
+std::unique_ptr<Planner> make_tinygrad_planner();  // "tinygrad", events_planner.cc
 
 }  // namespace planck

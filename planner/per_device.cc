@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "planner/inplace.h"
 #include "planner/rules.h"
 
 namespace planck {
@@ -31,17 +32,39 @@ Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place, const Deadli
   const std::vector<Bytes>& sizes = both.sizes;
   const Devices& devices = both.devices;
 
+  // Each lifetime's in-place partner, if any: an output's input, else an
+  // input's output.
+  std::vector<std::size_t> partner;
+  for (const InPlaceLives& pair : inplace_pairs(s, lives)) {
+    if (partner.empty()) partner.assign(lives.size(), kNoShare);
+    partner[pair.out] = pair.in;
+    if (partner[pair.in] == kNoShare) partner[pair.in] = pair.out;
+  }
   std::vector<Bytes> places(lives.size());
-  for (const std::vector<std::size_t>& group : lifetimes_by_device(devices, lives.size())) {
+  std::vector<std::size_t> position;  // by lifetime: its index in its device's group
+  if (!partner.empty()) position.resize(lives.size());
+  for (std::vector<std::size_t>& group : lifetimes_by_device(devices, lives.size())) {
+    // In order of first entry: a planned input, which lives from entry 0,
+    // may appear after buffers first taken later.
+    std::stable_sort(group.begin(), group.end(),
+                     [&](std::size_t x, std::size_t y) { return lives[x].first < lives[y].first; });
+    if (!partner.empty()) {
+      for (std::size_t k = 0; k < group.size(); ++k) position[group[k]] = k;
+    }
     std::vector<PlannedBuffer> buffers;
     buffers.reserve(group.size());
     for (std::size_t i : group) {
-      buffers.push_back({&s.storage[lives[i].buffer], sizes[i], lives[i].first, lives[i].last});
+      // A partner on another device has no place in this group.
+      const bool shares = !partner.empty() && partner[i] != kNoShare && devices.of_lifetime(partner[i]) == devices.of_lifetime(i);
+      buffers.push_back({&s.storage[lives[i].buffer], sizes[i], lives[i].first, lives[i].last,
+                         shares ? position[partner[i]] : kNoShare});
     }
     PLANCK_ASSIGN(const std::vector<Bytes> at, place(buffers, deadline));
     for (std::size_t k = 0; k < group.size(); ++k) places[group[k]] = at[k];
   }
-  return plan_result(s, lives, devices, places);
+  PLANCK_ASSIGN(Plan plan, plan_result(s, lives, devices, places));
+  PLANCK_TRY(check_capacities(s, plan));
+  return plan;
 }
 
 }  // namespace planck

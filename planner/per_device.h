@@ -14,12 +14,18 @@
 
 namespace planck {
 
+inline constexpr std::size_t kNoShare = static_cast<std::size_t>(-1);
+
 // A planned buffer as a per-device placement rule sees it.
 struct PlannedBuffer {
   const Storage* storage = nullptr;  // for error messages
   Bytes size = 0;                    // rounded; a zero size takes no bytes
   std::size_t first = 0;             // lifetime in top-level entries, inclusive
   std::size_t last = 0;
+  // The buffer of the same device it may share its place with through an
+  // in-place kernel (inplace.h), as an index into the device's buffers, or
+  // kNoShare. A rule may ignore it.
+  std::size_t share = kNoShare;
 };
 
 inline bool overlap_in_time(const PlannedBuffer& a, const PlannedBuffer& b) {
@@ -45,9 +51,10 @@ struct Deadline {
 };
 Error timeout_error();  // kind "planner-timeout"
 
-// Places (multiples of 256, parallel to the buffers) for one device's
-// buffers, given in order of first appearance (so of first entry), such that buffers alive
-// together have disjoint [place, place + size).
+// Places (multiples of the device's unit, parallel to the buffers) for one
+// device's buffers, given in order of first entry, such that buffers alive
+// together have disjoint [place, place + size), but for a buffer and its
+// `share` at one place.
 using DevicePlacer = Result<std::vector<Bytes>> (*)(const std::vector<PlannedBuffer>& buffers,
                                                      const Deadline& deadline);
 

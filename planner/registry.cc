@@ -7,9 +7,11 @@
 namespace planck {
 namespace {
 
-constexpr std::array<PlannerEntry, 5> kPlanners = {{
+constexpr std::array<PlannerEntry, 6> kPlanners = {{
     {"tlsf", "the reference planner: TLSF over events in order of time (SPEC section 3)", true,
      make_tlsf_planner},
+    {"tinygrad", "tinygrad's current rule: tlsf with a copy lane and a compute lane per device, copies held late",
+     false, make_tinygrad_planner},
     {"greedy", "ExecuTorch's shared-object greedy, largest first, objects end to end", true,
      make_greedy_planner},
     {"bysize", "greedy by size for offsets: largest first, each in the lowest gap that fits", true,

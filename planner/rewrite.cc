@@ -39,9 +39,14 @@ class Rewriter {
       out.name = e.name;
       out.pos = e.pos;
       PLANCK_TRY(args(e.args, out.args, e.pos));
-      if (e.loop) {
-        PLANCK_TRY(args(e.loop->flag, out.mutable_flag(), e.pos));
-        PLANCK_TRY(entries(e.loop->body, out.mutable_body()));
+      if (e.parts) {
+        PLANCK_TRY(args(e.parts->flag, out.mutable_flag(), e.pos));
+        PLANCK_TRY(entries(e.parts->body, out.mutable_body()));
+        // An in-place pair of two placed buffers is now the bytes it
+        // shared in the arena; a pair of unplaced storage stays.
+        for (const InPlace& ip : e.parts->inplace) {
+          if (new_id_[ip.out] && new_id_[ip.in]) out.mutable_inplace().push_back({*new_id_[ip.out], *new_id_[ip.in]});
+        }
       }
     }
     return Ok{};
@@ -108,6 +113,7 @@ Result<Schedule> rewrite(const Schedule& s, const Plan& p, const Resolution& r) 
 
   Schedule out;
   out.source = s.source;
+  out.devices = s.devices;
   out.storage.reserve(s.storage.size() - p.placements.size() + p.arenas.size());
   std::vector<std::optional<StorageId>> new_id(s.storage.size());
   for (StorageId i = 0; i < s.storage.size(); ++i) {

@@ -34,8 +34,13 @@ namespace {
 // list of storage needs to be made. made(lives, k) is told, now and then,
 // that lifetimes [0, k) are made (RuleProgress::made); a planner that tells
 // no one has the test of when to tell compiled away.
+//
+// A planned input or state lives from entry 0 and a planned output or state
+// to the last entry (SPEC section 10): the lifetimes are stretched once the
+// walk is done, and whether any buffer has such a word is returned. Those
+// told of a lifetime early see its first take, not its stretched start.
 template <class Made>
-void lifetimes_telling(const Schedule& s, std::vector<Lifetime>& out, Made&& made) {
+bool lifetimes_telling(const Schedule& s, std::vector<Lifetime>& out, Made&& made) {
   // At most one lifetime per storage: the first `count` are kept, the rest
   // cut off at the end, so that keeping one is a store, not a push_back's call.
   out = huge_vector<Lifetime>(s.storage.size());
@@ -49,13 +54,15 @@ void lifetimes_telling(const Schedule& s, std::vector<Lifetime>& out, Made&& mad
   // Storage id at entry e. The arrays are held by value, so that the
   // compiler keeps them in registers across the stores.
   constexpr std::uint32_t kMadeEvery = 1 << 12;  // a power of two
-  auto take = [&count, at_of = index.data(), lives = out.data(), &storage = s.storage, &made](
+  std::uint8_t io = 0;  // the io words of the planned buffers, together
+  auto take = [&count, &io, at_of = index.data(), lives = out.data(), &storage = s.storage, &made](
                   StorageId id, std::size_t e) __attribute__((always_inline)) {
     const std::uint32_t at = at_of[id];
     if (at < kNotPlanned) [[likely]] {
       lives[at].last = e;
     } else if (at == kUnseen) {
       if (is_plannable(storage[id])) {
+        io |= storage[id].io;
         at_of[id] = count;
         lives[count++] = {id, e, e};
         if ((count & (kMadeEvery - 1)) == 0) made(static_cast<const Lifetime*>(lives), count);
@@ -87,6 +94,13 @@ void lifetimes_telling(const Schedule& s, std::vector<Lifetime>& out, Made&& mad
   }
   for (; e < entry_count; ++e) take_entry(entries[e], e);
   out.resize(count);
+  if (io == 0) return false;
+  for (Lifetime& life : out) {
+    const Storage& b = s.storage[life.buffer];
+    if (lives_from_start(b)) life.first = 0;
+    if (lives_to_end(b)) life.last = entry_count - 1;
+  }
+  return true;
 }
 
 }  // namespace
@@ -97,20 +111,26 @@ std::vector<Lifetime> planned_lifetimes(const Schedule& s) {
   return out;
 }
 
-void planned_lifetimes(const Schedule& s, std::vector<Lifetime>& out, RuleProgress& progress) {
-  lifetimes_telling(s, out, [&progress](const Lifetime* lives, std::uint32_t k) { progress.made(lives, k); });
+bool planned_lifetimes(const Schedule& s, std::vector<Lifetime>& out) {
+  return lifetimes_telling(s, out, [](const Lifetime*, std::uint32_t) {});
+}
+
+bool planned_lifetimes(const Schedule& s, std::vector<Lifetime>& out, RuleProgress& progress) {
+  return lifetimes_telling(s, out, [&progress](const Lifetime* lives, std::uint32_t k) { progress.made(lives, k); });
 }
 
 // Rules 4 and 5: sizes and arenas, one record at a time.
 void SizesAndDevicesMaker::add(const Schedule& s, const Lifetime* lives, std::size_t end) {
   for (std::size_t i = added(); i < end; ++i) {
     const Storage& b = s.storage[lives[i].buffer];
-    // round_up(x, 256) overflows exactly when x + 255 does.
+    // In units of the device's align: 256 unless a `device` line says.
+    const Bytes unit = s.devices.empty() ? kPlaceAlign : s.align_of(b.device);
+    // round_up(x, unit) overflows exactly when x + unit - 1 does.
     Bytes sum = 0;
     Bytes padded = 0;
     overflow_ |= __builtin_add_overflow(b.phase, b.bytes, &sum);
-    overflow_ |= __builtin_add_overflow(sum, kPlaceAlign - 1, &padded);
-    out_.sizes.push_back(padded & ~(kPlaceAlign - 1));
+    overflow_ |= __builtin_add_overflow(sum, unit - 1, &padded);
+    out_.sizes.push_back(padded & ~(unit - 1));
     // Most schedules plan for one device: until a buffer on another, the
     // device is only compared with the first, and no list is kept.
     if (first_ == nullptr) {
@@ -141,7 +161,10 @@ void SizesAndDevicesMaker::add_device(const Name& device) {
 
 Result<SizesAndDevices> SizesAndDevicesMaker::finish(const Schedule& s, const std::vector<Lifetime>& lives) && {
   if (overflow_) {
-    for (const Lifetime& l : lives) PLANCK_TRY(rounded_size(s.storage[l.buffer]));
+    for (const Lifetime& l : lives) {
+      const Storage& b = s.storage[l.buffer];
+      PLANCK_TRY(rounded_size(b, s.align_of(b.device)));
+    }
   }
   return std::move(out_);
 }
@@ -186,7 +209,6 @@ Result<Bytes> tlsf_capacity(const Schedule& s, const std::vector<Lifetime>& live
 // Rule 5: the allocators.
 Result<std::vector<Tlsf>> make_allocators(Bytes capacity, const Devices& devices) {
   constexpr Bytes kTlsfBlockSize = 256;
-  constexpr Bytes kTlsfSecondLevel = 32;
   std::vector<Tlsf> out;
   for (std::size_t d = 0; d < devices.names.size(); ++d) {
     PLANCK_ASSIGN(Tlsf tlsf, Tlsf::create(capacity, kTlsfBlockSize, kTlsfSecondLevel));
@@ -247,12 +269,7 @@ Status run_tlsf_on(const Schedule& s, const std::vector<Lifetime>& lives, std::v
     if ((i & (kPlacedEvery - 1)) == 0) progress.placed(i);
     const Bytes size = at[i];
     const Tlsf::Allocation made = tlsf_of(i).alloc_block(size);
-    if (!made.found()) [[unlikely]] {
-      const Storage& b = s.storage[life[i].buffer];
-      return Error{"", fmt::format("the memory plan outgrew its arena: buffer {} ({} bytes "
-                                   "rounded) on {} at entry {}",
-                                   b.name, size, b.device, life[i].first)};
-    }
+    if (!made.found()) [[unlikely]] return outgrew_arena(s, life[i], size);
     at[i] = made.start;
     block_of[i] = made.block;
   }
@@ -288,11 +305,12 @@ PlanMaker::PlanMaker(const Schedule& s, const std::vector<Lifetime>& lives, cons
 
 bool PlanMaker::end_of(std::size_t i, Bytes& end) const {
   const Storage& b = schedule_->storage[(*lives_)[i].buffer];
-  // round_up(x, 256) overflows exactly when x + 255 does.
+  const Bytes unit = schedule_->devices.empty() ? kPlaceAlign : schedule_->align_of(b.device);
+  // round_up(x, unit) overflows exactly when x + unit - 1 does.
   bool overflow = __builtin_add_overflow(place_[i], b.phase, &end);
   overflow |= __builtin_add_overflow(end, b.bytes, &end);
-  overflow |= __builtin_add_overflow(end, kPlaceAlign - 1, &end);
-  end &= ~(kPlaceAlign - 1);
+  overflow |= __builtin_add_overflow(end, unit - 1, &end);
+  end &= ~(unit - 1);
   return !overflow;
 }
 
@@ -383,6 +401,27 @@ std::string debug_line(const PlanOptions& options, const Schedule& s, const Plan
   return fmt::format("memory reduced from {:.2f} MB -> {:.2f} MB, {} -> {} bufs",
                      static_cast<double>(before) / 1e6, static_cast<double>(after) / 1e6,
                      p.placements.size(), p.arenas.size());
+}
+
+Error outgrew_arena(const Schedule& s, const Lifetime& life, Bytes size) {
+  const Storage& b = s.storage[life.buffer];
+  return Error{"", fmt::format("the memory plan outgrew its arena: buffer {} ({} bytes rounded) on {} at entry {}",
+                               b.name, size, b.device, life.first)};
+}
+
+Status check_capacities(const Schedule& s, const Plan& p) {
+  for (const Device& d : s.devices) {
+    if (!d.capacity) continue;
+    Bytes total = 0;
+    for (const Arena& a : p.arenas) {
+      if (a.device == d.name) total = checked_add(total, a.size).value_or(~Bytes{0});
+    }
+    if (total > *d.capacity) {
+      return Error{"", fmt::format("the plan needs {} bytes of arenas on device {}, more than its capacity of {}",
+                                   total, d.name, *d.capacity)};
+    }
+  }
+  return Ok{};
 }
 
 }  // namespace planck

@@ -71,12 +71,18 @@ class RuleProgress {
 };
 
 // Rule 3, lifetimes: every planned buffer with its lifetime (model/lifetime.h),
-// from the first top-level entry that takes it to the last, inclusive; in
-// order of first appearance (entry by entry, in the order of rule 1).
+// from the first top-level entry that takes it to the last, inclusive, a
+// planned input or state from entry 0 and a planned output or state to the
+// last entry (SPEC section 10); in order of first appearance (entry by
+// entry, in the order of rule 1).
 std::vector<Lifetime> planned_lifetimes(const Schedule& s);
 // The same into `out`, which the caller holds, so that whoever `progress`
-// tells of its array can rely on it until the caller lets it go.
-void planned_lifetimes(const Schedule& s, std::vector<Lifetime>& out, RuleProgress& progress);
+// tells of its array can rely on it until the caller lets it go. True when
+// a planned input, output or state stretched a lifetime after `progress`
+// was told of it.
+bool planned_lifetimes(const Schedule& s, std::vector<Lifetime>& out, RuleProgress& progress);
+// The same, telling no one.
+bool planned_lifetimes(const Schedule& s, std::vector<Lifetime>& out);
 
 // Rule 5's arenas: one per device that has a planned buffer, in order of
 // first appearance of the device's first planned buffer, which is the order
@@ -94,7 +100,9 @@ struct Devices {
 // Rules 4 and 5, sizes and arenas, read the same record of each planned
 // buffer: they are made together, from one read of each.
 struct SizesAndDevices {
-  std::vector<Bytes> sizes;  // round_up(phase + bytes, 256) of each planned buffer, parallel to the lifetimes
+  // round_up(phase + bytes, align of the device: 256 unless a `device` line
+  // says) of each planned buffer, parallel to the lifetimes
+  std::vector<Bytes> sizes;
   Devices devices;
 };
 
@@ -173,6 +181,17 @@ CloseLists close_lists(const std::vector<Lifetime>& lives, std::size_t entries);
 Status run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives, std::vector<Bytes>& place,
                 const CloseLists& closes, const Devices& devices, std::vector<Tlsf>& allocators,
                 RuleProgress& progress);
+// Rule 5's allocators: a TLSF second-level count of 32, and blocks of 256
+// bytes, or of a device's align where it is larger (SPEC section 10).
+inline constexpr Bytes kTlsfSecondLevel = 32;
+inline Bytes tlsf_unit(Bytes align) { return align > kPlaceAlign ? align : kPlaceAlign; }
+
+// Rule 6's error for a buffer whose alloc fails.
+Error outgrew_arena(const Schedule& s, const Lifetime& life, Bytes size);
+
+// A device's capacity (SPEC section 10): the error of a plan whose arenas on
+// some device add up to more than its `device` line allows.
+Status check_capacities(const Schedule& s, const Plan& p);
 
 // Rule 7, result, from each planned buffer's place (parallel to lives): one
 // arena per device of `devices`, named by arena_names, ending at the last

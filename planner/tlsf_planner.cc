@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "planner/alongside.h"
+#include "planner/events_planner.h"
 #include "planner/factories.h"
 #include "planner/rules.h"
 
@@ -19,11 +20,17 @@ class TlsfPlanner final : public Planner {
  public:
   std::string_view name() const override { return "tlsf"; }
 
+  // A schedule with a `device` line, or whose lifetimes are stretched by
+  // planned inputs, outputs or state, is planned over events sorted in full
+  // (events_planner.h): its opens need not come in order of first
+  // appearance, and its allocators' blocks follow the devices' align.
   Result<Plan> plan(const Schedule& s) const override {
+    if (!s.devices.empty()) return plan_by_events(s, planned_lifetimes(s), false);
     if (plans_alongside(s)) {
       if (std::optional<Result<Plan>> planned = plan_alongside(s)) return std::move(*planned);
     }
-    const std::vector<Lifetime> lives = planned_lifetimes(s);  // rules 1 to 3
+    std::vector<Lifetime> lives;
+    if (planned_lifetimes(s, lives)) return plan_by_events(s, lives, false);  // rules 1 to 3
     if (lives.empty()) return Plan{};
     PLANCK_ASSIGN(SizesAndDevices both, sizes_and_devices(s, lives));  // rules 4 and 5
     const Devices& devices = both.devices;

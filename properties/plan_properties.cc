@@ -220,9 +220,9 @@ Schedule move_storage(const Schedule& s, const std::vector<std::size_t>& to) {
     bodies.pop_back();
     for (Entry& e : *body) {
       for (Arg& a : e.args) remap(a);
-      if (!e.loop) continue;
-      for (Arg& a : e.loop->flag) remap(a);
-      bodies.push_back(&e.loop->body);
+      if (!e.parts) continue;
+      for (Arg& a : e.parts->flag) remap(a);
+      bodies.push_back(&e.parts->body);
     }
   }
   return out;
@@ -613,7 +613,7 @@ void adding_unplanned_storage_keeps_the_plan(const Planner& planner, const Sched
       bodies.pop_back();
       for (Entry& e : *body) {
         if (e.kind == Entry::Kind::Kernel) kernels.push_back(&e);
-        if (e.loop) bodies.push_back(&e.loop->body);
+        if (e.parts) bodies.push_back(&e.parts->body);
       }
     }
     if (kernels.empty()) continue;

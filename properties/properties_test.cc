@@ -92,7 +92,20 @@ TEST_P(PlannerProperty, OverflowIsAnErrorNamingABuffer) {
   check(planner_property(*planner, overflowing_schedules(), &overflow_is_an_error), kCases);
 }
 
-INSTANTIATE_TEST_SUITE_P(Planners, PlannerProperty, ::testing::ValuesIn(planner_names()),
+// Every planner that keeps one arena per device, as these properties read
+// a plan. tinygrad keeps a copy lane and a compute lane per device (SPEC
+// section 10); its plans are judged by the checker and the shadow executor
+// wherever every planner's are (verify, the corpus, fuzz_schedule) and
+// against plans derived by hand (tests/tinygrad_test.cc).
+std::vector<std::string> one_arena_planners() {
+  std::vector<std::string> out;
+  for (const std::string& name : planner_names()) {
+    if (name != "tinygrad") out.push_back(name);
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Planners, PlannerProperty, ::testing::ValuesIn(one_arena_planners()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 TEST(ReferencePlanner, AgreesByteForByteWithThePlainModel) {

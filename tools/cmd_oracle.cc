@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -57,9 +58,26 @@ void add_answer(Report& report, const std::string& device, std::size_t buffers, 
                                       {"seconds", r.seconds}});
 }
 
+// What a `device` line and in-place kernels (SPEC section 10) make of a
+// device's answer: its unit, its capacity, and that the figure leaves
+// in-place sharing out.
+void add_device_model(Report& report, const oracle::DevicePacking& d) {
+  auto& device = report.object["devices"].back();
+  device["unit"] = d.unit;
+  if (d.unit != kPlaceAlign) report.text += fmt::format("  unit: {} bytes (the device's align)\n", d.unit);
+  if (d.capacity) {
+    device["capacity"] = *d.capacity;
+    report.text += fmt::format("  capacity: {} bytes (the device's)\n", *d.capacity);
+  }
+  if (d.has_inplace) {
+    device["inplace_excluded"] = true;
+    report.text += "  in-place sharing: left out; the bounds are for buffers alive together sharing no bytes\n";
+  }
+}
+
 // The answer to --capacity over every device: infeasible when one is proven
 // not to fit, unknown when one is not settled, else feasible.
-void add_feasibility(Report& report, Bytes capacity) {
+void add_feasibility(Report& report, const std::string& capacity) {
   std::string answer = "feasible";
   for (const auto& device : report.object["devices"]) {
     const std::string status = device.value("status", "");
@@ -82,10 +100,15 @@ void check_plan_fits(const OracleArgs& args, const std::string& device, Bytes up
   }
 }
 
-oracle::OptimumOptions options_for(const OracleArgs& args, Clock::time_point deadline, Bytes unit) {
+// `device_capacity`: the capacity a schedule's `device` line gives, if any;
+// the smaller of it and --capacity is decided.
+oracle::OptimumOptions options_for(const OracleArgs& args, Clock::time_point deadline, Bytes unit,
+                                   std::optional<Bytes> device_capacity = std::nullopt) {
   oracle::OptimumOptions o;
+  std::optional<Bytes> capacity = args.capacity;
+  if (device_capacity && (!capacity || *device_capacity < *capacity)) capacity = device_capacity;
   // Arenas are whole units, so c bytes hold what floor(c / unit) units hold.
-  if (args.capacity) o.capacity = *args.capacity / unit;
+  if (capacity) o.capacity = *capacity / unit;
   o.timeout_seconds = seconds_left(deadline);
   return o;
 }
@@ -149,15 +172,16 @@ int run_schedule(const OracleArgs& args, const Schedule& s, Clock::time_point de
   for (std::size_t k = 0; k < devices->size(); ++k) {
     const oracle::DevicePacking& d = (*devices)[k];
     progress.stage(fmt::format("device {}: {} buffers: bounds and search", d.device, d.buffers.size()));
-    oracle::OptimumOptions options = options_for(args, deadline, kPlaceAlign);
+    oracle::OptimumOptions options = options_for(args, deadline, d.unit, d.capacity);
     const std::optional<Incumbent>& incumbent = incumbents[k];
     if (incumbent) options.incumbent = incumbent->offsets;
     auto r = oracle::solve_optimum(d.problem, options);
     if (!r) throw Exit{kExitBadInput, fmt::format("{}: device {}: {}", args.file, d.device, r.error().message())};
     if (incumbent && r->upper_bound_by == "incumbent") r->upper_bound_by = "planner " + incumbent->planner;
-    add_answer(report, d.device, d.buffers.size(), *r, kPlaceAlign);
+    add_answer(report, d.device, d.buffers.size(), *r, d.unit);
+    add_device_model(report, d);
     infeasible = infeasible || r->status == oracle::OptimumStatus::Infeasible;
-    if (!args.plan.empty()) check_plan_fits(args, d.device, r->upper_bound, kPlaceAlign);
+    if (!args.plan.empty()) check_plan_fits(args, d.device, r->upper_bound, d.unit);
     offsets.push_back(r->offsets);
     arenas.push_back(r->upper_bound);
   }
@@ -186,7 +210,12 @@ void run_oracle(const OracleArgs& args) {
                ? run_csv(args, std::get<IntervalProblem>(problem), deadline, report, progress)
                : run_schedule(args, std::get<Schedule>(problem), deadline, report, progress);
   }
-  if (args.capacity) add_feasibility(report, *args.capacity);
+  if (args.capacity) {
+    add_feasibility(report, std::to_string(*args.capacity));
+  } else if (std::any_of(report.object["devices"].begin(), report.object["devices"].end(),
+                         [](const auto& d) { return d.contains("capacity"); })) {
+    add_feasibility(report, "the devices' capacities");
+  }
   report.finish(code);
 }
 

@@ -55,8 +55,8 @@ std::string table_text(const std::vector<Row>& rows, bool optimum) {
 std::string optimum_cell(const DeviceQuality& q) {
   if (!q.optimum) return "-";
   const oracle::OptimumResult& r = *q.optimum;
-  if (r.status == oracle::OptimumStatus::Optimal) return bytes_text(r.upper_bound, kPlaceAlign);
-  return fmt::format("{}..{} {}", bytes_text(r.lower_bound, kPlaceAlign), bytes_text(r.upper_bound, kPlaceAlign),
+  if (r.status == oracle::OptimumStatus::Optimal) return bytes_text(r.upper_bound, q.unit);
+  return fmt::format("{}..{} {}", bytes_text(r.lower_bound, q.unit), bytes_text(r.upper_bound, q.unit),
                      oracle::status_name(r.status));
 }
 

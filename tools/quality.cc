@@ -34,12 +34,16 @@ std::optional<oracle::Offsets> plan_offsets(const Plan& plan, const oracle::Devi
   };
   oracle::Offsets offsets;
   offsets.reserve(d.problem.items.size());
+  const Name* arena = nullptr;  // the one arena of the device's placements
   for (std::size_t k = 0; k < d.problem.items.size(); ++k) {
     const oracle::PackingItem& item = d.problem.items[k];
     const std::optional<std::size_t> at = placement_of(k, item.name);
-    if (!at || plan.placements[*at].place % kPlaceAlign != 0) return std::nullopt;
+    if (!at || plan.placements[*at].place % d.unit != 0) return std::nullopt;
+    // Places in several arenas of the device are no one placement.
+    if (arena != nullptr && plan.placements[*at].arena != *arena) return std::nullopt;
+    arena = &plan.placements[*at].arena;
     // An item of no bytes takes no room anywhere; the oracle keeps those at 0.
-    offsets.push_back(item.size == 0 ? 0 : plan.placements[*at].place / kPlaceAlign);
+    offsets.push_back(item.size == 0 ? 0 : plan.placements[*at].place / d.unit);
   }
   return offsets;
 }
@@ -49,15 +53,18 @@ Result<std::vector<DeviceQuality>> plan_quality(const Schedule& s, const Plan& p
   PLANCK_ASSIGN(const std::vector<oracle::DevicePacking> devices, oracle::schedule_packings(s));
   std::vector<DeviceQuality> out;
   for (const oracle::DevicePacking& d : devices) {
-    DeviceQuality q{d.device, d.buffers.size(), 0, 0, std::nullopt};
+    DeviceQuality q{d.device, d.buffers.size(), 0, 0, std::nullopt, d.unit};
+    // A device's memory is the sum of its arenas (several in v2).
     for (const Arena& a : plan.arenas) {
-      if (a.device == d.device) q.arena = std::max(q.arena, a.size);
+      if (a.device == d.device) q.arena = checked_add(q.arena, a.size).value_or(~Bytes{0});
     }
     PLANCK_ASSIGN(q.lower_bound, oracle::arena_lower_bound(d));
     if (deadline) {
       oracle::OptimumOptions options;
       options.timeout_seconds = seconds_until(*deadline);
-      if (plan_valid) options.incumbent = plan_offsets(plan, d);
+      // A plan may share bytes through in-place kernels, which the oracle's
+      // problem leaves out: it is no start for the search there.
+      if (plan_valid && !d.has_inplace) options.incumbent = plan_offsets(plan, d);
       PLANCK_ASSIGN(q.optimum, oracle::solve_optimum(d.problem, options));
     }
     out.push_back(std::move(q));
@@ -93,7 +100,7 @@ std::string quality_text(const std::string& plan, const std::vector<DeviceQualit
                        d.lower_bound / scale, ratio_text(d.arena, d.lower_bound));
     if (d.optimum) {
       const oracle::OptimumResult& r = *d.optimum;
-      const Bytes unit = kPlaceAlign / scale;
+      const Bytes unit = std::max<Bytes>(1, d.unit / scale);
       out += r.status == oracle::OptimumStatus::Optimal
                  ? fmt::format(", optimum {} (optimal)", bytes_text(r.upper_bound, unit))
                  : fmt::format(", optimum between {} and {} ({})", bytes_text(r.lower_bound, unit),
@@ -112,7 +119,7 @@ nlohmann::ordered_json quality_json(const std::vector<DeviceQuality>& q, Bytes s
                                {"arena", d.arena / scale},
                                {"lower_bound", d.lower_bound / scale}};
     if (d.optimum) {
-      const Bytes unit = kPlaceAlign / scale;
+      const Bytes unit = std::max<Bytes>(1, d.unit / scale);
       one["optimum"] = {{"status", oracle::status_name(d.optimum->status)},
                         {"lower_bound", bytes_json(d.optimum->lower_bound, unit)},
                         {"upper_bound", bytes_json(d.optimum->upper_bound, unit)}};

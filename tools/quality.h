@@ -28,9 +28,10 @@ std::optional<oracle::Offsets> plan_offsets(const Plan& plan, const oracle::Devi
 struct DeviceQuality {
   std::string device;
   std::size_t buffers = 0;
-  Bytes arena = 0;        // the plan's arena on the device, in bytes (0: none)
+  Bytes arena = 0;        // the plan's arenas on the device, added up, in bytes (0: none)
   Bytes lower_bound = 0;  // in bytes
-  std::optional<oracle::OptimumResult> optimum;  // in units of kPlaceAlign bytes
+  std::optional<oracle::OptimumResult> optimum;  // in units of `unit` bytes
+  Bytes unit = kPlaceAlign;  // the device's align
 };
 
 // Per device of the schedule, in order of first appearance. With a deadline

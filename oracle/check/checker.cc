@@ -154,9 +154,16 @@ class KeptBlocks {
 // that order already; else the insertions of each time are in a list, in
 // order of item, so that ordering them costs O(n + entries). Each insertion
 // costs O(log n) plus one per pair it reports, and each block dies once.
+//
+// A buffer that starts late (plan_rules.h) is inserted at the entry after
+// its first, and not at all if it dies there: at its first entry a buffer
+// whose block holds its block stands in for it.
 std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
     const std::vector<PlacedBuffer>& placed, std::size_t arenas) {
-  auto has_bytes = [](const PlacedBuffer& b) { return b.block.begin != b.block.end; };
+  auto has_bytes = [](const PlacedBuffer& b) {
+    return b.block.begin != b.block.end && (!b.starts_late || b.life.first < b.life.last);
+  };
+  auto starts = [](const PlacedBuffer& b) { return b.life.first + (b.starts_late ? 1 : 0); };
   // Each arena's kept buffers, the nodes of those in a map drawn from one
   // pool that reuses them, as buffers come and go all the time.
   std::pmr::unsynchronized_pool_resource nodes;
@@ -166,7 +173,7 @@ std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
   auto insert = [&](std::size_t i) {
     const PlacedBuffer& b = placed[i];
-    kept_in[b.arena].insert_unless_clash(b.life.first, b.block, b.life.last + 1, i, [&](std::size_t other) {
+    kept_in[b.arena].insert_unless_clash(starts(b), b.block, b.life.last + 1, i, [&](std::size_t other) {
       pairs.emplace_back(std::min(i, other), std::max(i, other));
     });
   };
@@ -175,8 +182,8 @@ std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
   bool in_order = true;   // the items with bytes in order of time
   for (const PlacedBuffer& b : placed) {
     if (!has_bytes(b)) continue;  // no bytes, no overlap
-    in_order = in_order && b.life.first + 1 >= times;
-    times = std::max(times, b.life.first + 1);
+    in_order = in_order && starts(b) + 1 >= times;
+    times = std::max(times, starts(b) + 1);
   }
   if (in_order) {
     for (std::size_t i = 0; i < placed.size(); ++i) {
@@ -191,7 +198,7 @@ std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
     std::vector<std::size_t> inserted = huge_vector<std::size_t>(times, kNone);
     std::vector<std::size_t> next = huge_vector<std::size_t>(placed.size(), kNone);
     for (std::size_t i = placed.size(); i-- > 0;) {
-      if (has_bytes(placed[i])) next[i] = std::exchange(inserted[placed[i].life.first], i);
+      if (has_bytes(placed[i])) next[i] = std::exchange(inserted[starts(placed[i])], i);
     }
     for (std::size_t t = 0; t < times; ++t) {
       for (std::size_t i = inserted[t]; i != kNone; i = next[i]) insert(i);
@@ -202,7 +209,27 @@ std::vector<std::pair<std::size_t, std::size_t>> sweep_overlaps(
 }
 
 // x and y (x placed first in the plan) are in one arena, alive together,
-// and their blocks share bytes.
+// and their blocks share bytes: an overlap, or where a kernel declares the
+// two in place, an in-place pair that its declaration does not allow.
+Violation overlap(const Schedule& s, const Plan& p, const PlacedBuffer& x, const PlacedBuffer& y);
+
+Violation overlap(const Schedule& s, const Plan& p, const InPlaceRule& inplace, const PlacedBuffer& x,
+                  const PlacedBuffer& y) {
+  if (const InPlaceDeclaration* d = inplace.empty() ? nullptr : inplace.declared(x.life.buffer, y.life.buffer)) {
+    // OUT first, as the declaration names them.
+    const bool x_out = d->pair.out == x.life.buffer;
+    Violation v = overlap(s, p, x_out ? x : y, x_out ? y : x);
+    v.rule = Rule::InPlaceNotAllowed;
+    v.declared_at = entry_span(s, d->entry, d->entry);
+    const PlacedBuffer& o = x_out ? x : y;
+    const PlacedBuffer& i = x_out ? y : x;
+    v.refusal = inplace.refusal(*d, {o.arena, o.block.begin}, {i.arena, i.block.begin})
+                    .value_or("another pair of the kernel shares these bytes");
+    return v;
+  }
+  return overlap(s, p, x, y);
+}
+
 Violation overlap(const Schedule& s, const Plan& p, const PlacedBuffer& x, const PlacedBuffer& y) {
   const Storage& xs = s.storage[x.life.buffer];
   const Storage& ys = s.storage[y.life.buffer];
@@ -233,11 +260,16 @@ CheckReport check_plan(const Schedule& s, const Plan& p, const Resolution& r,
                        const std::vector<Lifetime>& planned, std::size_t max_overlaps) {
   PlanRulesResult judged = judge_plan_rules(s, p, r, planned);
   CheckReport report{.violations = std::move(judged.violations)};
-  const std::vector<std::pair<std::size_t, std::size_t>> pairs = sweep_overlaps(judged.placed, p.arenas.size());
+  std::vector<std::pair<std::size_t, std::size_t>> pairs = sweep_overlaps(judged.placed, p.arenas.size());
+  if (!judged.inplace_overlaps.empty()) {
+    pairs.insert(pairs.end(), judged.inplace_overlaps.begin(), judged.inplace_overlaps.end());
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  }
   const std::size_t listed = std::min(max_overlaps, pairs.size());
   for (std::size_t k = 0; k < listed; ++k) {
     report.violations.push_back(
-        overlap(s, p, judged.placed[pairs[k].first], judged.placed[pairs[k].second]));
+        overlap(s, p, judged.inplace, judged.placed[pairs[k].first], judged.placed[pairs[k].second]));
   }
   report.unlisted_overlaps = pairs.size() - listed;
   for (Violation& v : report.violations) v.message = describe(v);

@@ -9,6 +9,7 @@
 
 #include "model/resolve.h"
 #include "oracle/check/checker.h"
+#include "oracle/check/inplace.h"
 #include "oracle/check/lifetimes.h"
 #include "oracle/check/plan_rules.h"
 
@@ -19,6 +20,7 @@ namespace {
 struct Judged {
   std::size_t placement = 0;
   std::size_t arena = 0;
+  StorageId id = 0;
   const Storage* storage = nullptr;
   std::size_t first = 0;  // its top-level entries, first..last
   std::size_t last = 0;
@@ -39,12 +41,12 @@ std::vector<Judged> judged_buffers(const Schedule& s, const Plan& p, const Resol
                                    [&](const Lifetime& l) { return l.buffer == *at.storage; });
     if (life == planned.end()) continue;
     const Storage& st = s.storage[*at.storage];
-    const Result<Bytes> rounded = rounded_size(st);
+    const Result<Bytes> rounded = rounded_size(st, s.align_of(st.device));
     if (!rounded) continue;
     const Bytes place = p.placements[i].place;
     const std::optional<Bytes> end = checked_add(place, *rounded);
     if (!end) continue;
-    out.push_back({i, *at.arena, &st, life->first, life->last, place, *end});
+    out.push_back({i, *at.arena, *at.storage, &st, life->first, life->last, place, *end});
   }
   return out;
 }
@@ -56,8 +58,18 @@ bool overlap(const Judged& x, const Judged& y) {
   return same_arena && alive_together && share_bytes;
 }
 
-Violation overlap_violation(const Schedule& s, const Plan& p, const Judged& x, const Judged& y) {
+// An overlap of x and y; where a kernel declares them in place, OUT first
+// and why the declaration does not allow it.
+Violation overlap_violation(const Schedule& s, const Plan& p, const InPlaceRule& inplace, const Judged& x,
+                            const Judged& y) {
+  const InPlaceDeclaration* d = inplace.empty() ? nullptr : inplace.declared(x.id, y.id);
+  if (d && d->pair.out != x.id) return overlap_violation(s, p, inplace, y, x);
   Violation v{.rule = Rule::Overlap};
+  if (d) {
+    v.rule = Rule::InPlaceNotAllowed;
+    v.declared_at = entry_span(s, d->entry, d->entry);
+    v.refusal = inplace.refusal(*d, {x.arena, x.begin}, {y.arena, y.begin}).value_or("another pair of the kernel shares these bytes");
+  }
   v.arenas.push_back(p.arenas[x.arena].name);
   for (const Judged* b : {&x, &y}) {
     v.buffers.push_back(b->storage->name);
@@ -79,12 +91,16 @@ CheckReport check_plan_quadratic(const Schedule& s, const Plan& p, std::size_t m
   const std::vector<Lifetime> planned = planned_buffers(s);
   CheckReport report{.violations = judge_plan_rules(s, p, r, planned).violations};
   const std::vector<Judged> buffers = judged_buffers(s, p, r, planned);
+  const InPlaceRule inplace(s, planned);
   std::size_t listed = 0;
   for (std::size_t x = 0; x < buffers.size(); ++x) {
     for (std::size_t y = x + 1; y < buffers.size(); ++y) {
-      if (!overlap(buffers[x], buffers[y])) continue;
+      const Judged& a = buffers[x];
+      const Judged& b = buffers[y];
+      if (!overlap(a, b)) continue;
+      if (!inplace.empty() && inplace.allows(a.id, {a.arena, a.begin}, b.id, {b.arena, b.begin})) continue;
       if (listed < max_overlaps) {
-        report.violations.push_back(overlap_violation(s, p, buffers[x], buffers[y]));
+        report.violations.push_back(overlap_violation(s, p, inplace, a, b));
         ++listed;
       } else {
         ++report.unlisted_overlaps;

@@ -247,15 +247,11 @@ kernel k g c
   EXPECT_EQ(v[1].message, "device-arenas: device CUDA has no arena for its planned buffers g");
 }
 
-TEST(CheckerArenas, ADeviceMayNotHaveTwoArenas) {
-  const std::vector<Violation> v =
-      check(kOneBuffer, "plan v1\narena a0 CPU 256\narena a1 CPU 256\nplace t a0 0\n");
-  ASSERT_EQ(v.size(), 1u);
-  EXPECT_EQ(v[0].rule, Rule::DeviceArenas);
-  EXPECT_EQ(v[0].arenas, (std::vector<std::string>{"a0", "a1"}));
-  EXPECT_EQ(v[0].message,
-            "device-arenas: device CPU has 2 arenas but must have exactly one: a0 (plan line 2), "
-            "a1 (plan line 3)");
+// Several arenas on a device are valid (SPEC section 10: tinygrad's lanes),
+// an empty one too.
+TEST(CheckerArenas, ADeviceMayHaveSeveralArenas) {
+  EXPECT_EQ(check(kOneBuffer, "plan v1\narena a0 CPU 256\narena a1 CPU 256\nplace t a0 0\n"),
+            std::vector<Violation>{});
 }
 
 TEST(CheckerArenas, AnArenaOnADeviceWithoutPlannedBuffersIsRejected) {

@@ -52,9 +52,11 @@ void for_each_taken(const Entry& top, TakeStack& stack, Take take) {
 
 // The storage some entry takes and keep(id) accepts, in order of first
 // appearance, with the first and last top-level entry that takes it. Each
-// storage is put to `keep` once, when first taken.
+// storage is put to `keep` once, when first taken. With `stretch`, a
+// planned input or state lives from entry 0 and a planned output or state
+// to the last entry (SPEC section 10).
 template <class Keep>
-std::vector<Lifetime> kept_lifetimes(const Schedule& s, Keep keep) {
+std::vector<Lifetime> kept_lifetimes(const Schedule& s, Keep keep, bool stretch) {
   // At most one per storage: the first `count` are kept, the rest cut off
   // at the end, so that keeping one is a store, not a push_back's call.
   std::vector<Lifetime> kept = huge_vector<Lifetime>(s.storage.size());
@@ -62,13 +64,16 @@ std::vector<Lifetime> kept_lifetimes(const Schedule& s, Keep keep) {
   // Into `kept`, or kNotTaken, or kNotKept for storage taken that keep refused.
   std::vector<std::size_t> index_of = huge_vector(s.storage.size(), kNotTaken);
   TakeStack stack;
+  bool to_end = false;  // some kept storage lives to the last entry
   for (std::size_t entry = 0; entry < s.entries.size(); ++entry) {
     for_each_taken(s.entries[entry], stack, [&](StorageId id) __attribute__((always_inline)) {
       std::size_t& at = index_of[id];
       if (at == kNotTaken) {
         if (keep(id)) {
           at = count++;
-          kept[at] = {.buffer = id, .first = entry, .last = entry};
+          const Storage& st = s.storage[id];
+          kept[at] = {.buffer = id, .first = stretch && lives_from_start(st) ? 0 : entry, .last = entry};
+          to_end = to_end || (stretch && lives_to_end(st));
         } else {
           at = kNotKept;
         }
@@ -78,17 +83,22 @@ std::vector<Lifetime> kept_lifetimes(const Schedule& s, Keep keep) {
     });
   }
   kept.resize(count);
+  if (to_end) {
+    for (Lifetime& life : kept) {
+      if (lives_to_end(s.storage[life.buffer])) life.last = s.entries.size() - 1;
+    }
+  }
   return kept;
 }
 
 }  // namespace
 
 std::vector<Lifetime> taken_storage(const Schedule& s) {
-  return kept_lifetimes(s, [](StorageId) { return true; });
+  return kept_lifetimes(s, [](StorageId) { return true; }, false);
 }
 
 std::vector<Lifetime> planned_buffers(const Schedule& s) {
-  return kept_lifetimes(s, [&](StorageId id) { return plannable(s.storage[id]); });
+  return kept_lifetimes(s, [&](StorageId id) { return plannable(s.storage[id]); }, true);
 }
 
 }  // namespace planck::oracle

@@ -26,7 +26,9 @@ inline bool plannable(const Storage& s) {
   return s.kind == StorageKind::Buffer && !s.held && !is_disk(s.device);
 }
 
-// Rule 2: the taken storage that is plannable, in order of first appearance.
+// Rule 2: the taken storage that is plannable, in order of first appearance,
+// its lifetime stretched as SPEC section 10 says: a planned input or state
+// from entry 0, a planned output or state to the last entry.
 std::vector<Lifetime> planned_buffers(const Schedule& s);
 
 }  // namespace planck::oracle

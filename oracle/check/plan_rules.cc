@@ -1,5 +1,6 @@
 #include "oracle/check/plan_rules.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,7 +25,8 @@ class PlanRules {
  public:
   PlanRules(const Schedule& s, const Plan& p, const Resolution& r,
             const std::vector<Lifetime>& planned)
-      : s_(s), p_(p), r_(r), planned_(planned), life_of_(huge_vector<const Lifetime*>(s.storage.size())) {
+      : s_(s), p_(p), r_(r), planned_(planned), life_of_(huge_vector<const Lifetime*>(s.storage.size())),
+        out_{.inplace = InPlaceRule(s, planned)} {
     for (const Lifetime& life : planned) life_of_[life.buffer] = &life;
   }
 
@@ -48,11 +50,18 @@ class PlanRules {
       if (with_buffers.insert(st.device).second) devices.push_back(st.device);
     }
     judge_devices(devices, with_buffers);
+    if (!out_.inplace.empty()) grant_inplace();
     return std::move(out_);
   }
 
  private:
   void report(Violation v) { out_.violations.push_back(std::move(v)); }
+
+  // The device, for a message on alignment, if a `device` line gives it one.
+  std::vector<std::string> aligned_device(const Name& device) const {
+    if (s_.find_device(device) == nullptr) return {};
+    return {std::string(device)};
+  }
 
   // An arena declared again is only that; the first of a name is judged for
   // its name and its size.
@@ -74,11 +83,14 @@ class PlanRules {
               .storage_kind = st.kind,
               .storage_line = st.pos.line});
     }
-    if (arena.size % kPlaceAlign != 0) {
+    const Bytes align = s_.align_of(arena.device);
+    if (arena.size % align != 0) {
       report({.rule = Rule::ArenaSize,
               .arenas = {arena.name},
+              .devices = aligned_device(arena.device),
               .plan_lines = {arena.pos.line},
-              .arena_size = arena.size});
+              .arena_size = arena.size,
+              .align = align});
     }
   }
 
@@ -140,18 +152,19 @@ class PlanRules {
     const Placement& pl = p_.placements[i];
     const Storage& buffer = s_.storage[life.buffer];
     const Arena& arena = p_.arenas[a];
-    const Result<Bytes> rounded = rounded_size(buffer);
+    const Bytes align = s_.align_of(buffer.device);
+    const Result<Bytes> rounded = rounded_size(buffer, align);
     const std::optional<Bytes> end = rounded ? checked_add(pl.place, *rounded) : std::nullopt;
-    if (arena.device != buffer.device || pl.place % kPlaceAlign != 0 || !end || *end > arena.size) {
-      report_in_arena(pl, buffer, arena, end);
+    if (arena.device != buffer.device || pl.place % align != 0 || !end || *end > arena.size) {
+      report_in_arena(pl, buffer, arena, align, end);
     }
     if (end) out_.placed.push_back({.placement = i, .arena = a, .life = life, .block = {pl.place, *end}});
   }
 
   // Reports the rules that placement pl of buffer in arena breaks, in order:
-  // its device, its alignment, its end (`end`, if a number).
+  // its device, its alignment (to `align`), its end (`end`, if a number).
   [[gnu::noinline]] void report_in_arena(const Placement& pl, const Storage& buffer, const Arena& arena,
-                                         std::optional<Bytes> end) {
+                                         Bytes align, std::optional<Bytes> end) {
     const int line = pl.pos.line;
     if (arena.device != buffer.device) {
       report({.rule = Rule::WrongDevice,
@@ -160,12 +173,14 @@ class PlanRules {
               .devices = {buffer.device, arena.device},
               .plan_lines = {line}});
     }
-    if (pl.place % kPlaceAlign != 0) {
+    if (pl.place % align != 0) {
       report({.rule = Rule::Misaligned,
               .buffers = {buffer.name},
               .arenas = {arena.name},
+              .devices = aligned_device(buffer.device),
               .plan_lines = {line},
-              .place = pl.place});
+              .place = pl.place,
+              .align = align});
     }
     if (!end) {
       report({.rule = Rule::OutsideArena,
@@ -174,7 +189,8 @@ class PlanRules {
               .plan_lines = {line},
               .place = pl.place,
               .phase = buffer.phase,
-              .bytes = buffer.bytes});
+              .bytes = buffer.bytes,
+              .align = align});
     } else if (*end > arena.size) {
       report({.rule = Rule::OutsideArena,
               .buffers = {buffer.name},
@@ -185,26 +201,22 @@ class PlanRules {
     }
   }
 
-  // Exactly one arena (the first of each name) per device with planned
-  // buffers, `devices` in order of first use, and none on other devices.
+  // At least one arena (the first of each name) on each device with planned
+  // buffers, `devices` in order of first use; none on other devices; and
+  // the arenas of a device with a capacity within it.
   void judge_devices(const std::vector<std::string_view>& devices,
                      const std::unordered_set<std::string_view>& with_buffers) {
     std::unordered_map<std::string_view, std::vector<std::size_t>> arenas_on;
     for (std::size_t a = 0; a < p_.arenas.size(); ++a) {
       if (r_.arenas[a].first == a) arenas_on[p_.arenas[a].device].push_back(a);
     }
-    // The devices without exactly one arena, each reported with its buffers.
+    // The devices without an arena, each reported with its buffers.
     std::vector<Violation> wrong;
     std::unordered_map<std::string_view, std::size_t> wrong_index;  // device -> into wrong
     for (std::string_view device : devices) {
-      const std::vector<std::size_t>& arenas = arenas_on[device];
-      if (arenas.size() == 1) continue;
+      if (!arenas_on[device].empty()) continue;
       wrong_index.emplace(device, wrong.size());
-      Violation& v = wrong.emplace_back(Violation{.rule = Rule::DeviceArenas, .devices = {std::string(device)}});
-      for (std::size_t a : arenas) {
-        v.arenas.push_back(p_.arenas[a].name);
-        v.plan_lines.push_back(p_.arenas[a].pos.line);
-      }
+      wrong.push_back(Violation{.rule = Rule::DeviceArenas, .devices = {std::string(device)}});
     }
     if (!wrong.empty()) {
       for (const Lifetime& life : planned_) {
@@ -220,6 +232,108 @@ class PlanRules {
                 .arenas = {arena.name},
                 .devices = {arena.device},
                 .plan_lines = {arena.pos.line}});
+      }
+    }
+    for (const Device& device : s_.devices) {
+      if (!device.capacity) continue;
+      const auto on = arenas_on.find(device.name);
+      if (on == arenas_on.end()) continue;
+      std::optional<Bytes> total = 0;
+      for (std::size_t a : on->second) total = total ? checked_add(*total, p_.arenas[a].size) : std::nullopt;
+      if (total && *total <= *device.capacity) continue;
+      Violation v{.rule = Rule::OverCapacity, .devices = {std::string(device.name)}, .capacity = device.capacity};
+      for (std::size_t a : on->second) {
+        v.arenas.push_back(p_.arenas[a].name);
+        v.plan_lines.push_back(p_.arenas[a].pos.line);
+        v.arena_sizes.push_back(p_.arenas[a].size);
+      }
+      report(std::move(v));
+    }
+  }
+
+  // The in-place pairs the placements make use of (SPEC section 10). At a
+  // kernel's entry, the buffers joined by the pairs it declares that are
+  // allowed share one place in one arena; of each such group, the one with
+  // the largest block (one that lived before the entry, if that is as
+  // large) stands for the group's bytes at the entry, and the others that
+  // start there start late. Pairs in a group that no allowed declaration
+  // joins, and whose blocks share bytes, are overlaps the check would not
+  // meet, and are listed.
+  void grant_inplace() {
+    constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+    std::unordered_map<StorageId, std::size_t> placed_of;  // planned buffer -> into out_.placed
+    for (const InPlaceDeclaration& d : out_.inplace.declarations()) placed_of.emplace(d.pair.out, kNone), placed_of.emplace(d.pair.in, kNone);
+    for (std::size_t i = 0; i < out_.placed.size(); ++i) {
+      if (auto it = placed_of.find(out_.placed[i].life.buffer); it != placed_of.end() && it->second == kNone) it->second = i;
+    }
+    const std::vector<InPlaceDeclaration>& decls = out_.inplace.declarations();
+    for (std::size_t k = 0; k < decls.size();) {
+      // The declarations of one top-level entry: k..next.
+      std::size_t next = k;
+      while (next < decls.size() && decls[next].entry == decls[k].entry) ++next;
+      std::vector<std::pair<std::size_t, std::size_t>> granted;  // (out, in) into placed
+      for (std::size_t j = k; j < next; ++j) {
+        const std::size_t o = placed_of[decls[j].pair.out];
+        const std::size_t i = placed_of[decls[j].pair.in];
+        if (o == kNone || i == kNone) continue;
+        const PlacedBuffer& ob = out_.placed[o];
+        const PlacedBuffer& ib = out_.placed[i];
+        if (!out_.inplace.refusal(decls[j], {ob.arena, ob.block.begin}, {ib.arena, ib.block.begin})) {
+          granted.emplace_back(o, i);
+        }
+      }
+      if (!granted.empty()) share(decls[k].entry, granted);
+      k = next;
+    }
+  }
+
+  // The groups that the allowed pairs `granted` at top-level entry `entry` make.
+  void share(std::size_t entry, const std::vector<std::pair<std::size_t, std::size_t>>& granted) {
+    std::vector<std::size_t> members;
+    for (const auto& [o, i] : granted) members.push_back(o), members.push_back(i);
+    std::sort(members.begin(), members.end());
+    members.erase(std::unique(members.begin(), members.end()), members.end());
+    // Union-find over positions in members.
+    std::vector<std::size_t> root(members.size());
+    for (std::size_t m = 0; m < root.size(); ++m) root[m] = m;
+    auto pos = [&](std::size_t placed) {
+      return static_cast<std::size_t>(std::lower_bound(members.begin(), members.end(), placed) - members.begin());
+    };
+    auto find = [&](std::size_t m) {
+      while (root[m] != m) m = root[m] = root[root[m]];
+      return m;
+    };
+    for (const auto& [o, i] : granted) root[find(pos(o))] = find(pos(i));
+    // Each group's stand-in: the largest block, one that lived before the entry first.
+    std::vector<std::size_t> stand_in(members.size(), static_cast<std::size_t>(-1));
+    auto better = [&](std::size_t x, std::size_t y) {  // into placed: x stands in rather than y
+      const PlacedBuffer& a = out_.placed[x];
+      const PlacedBuffer& b = out_.placed[y];
+      const Bytes sa = a.block.end - a.block.begin;
+      const Bytes sb = b.block.end - b.block.begin;
+      if (sa != sb) return sa > sb;
+      return (a.life.first < entry) > (b.life.first < entry);
+    };
+    for (std::size_t m = 0; m < members.size(); ++m) {
+      std::size_t& best = stand_in[find(m)];
+      if (best == static_cast<std::size_t>(-1) || better(members[m], members[best])) best = m;
+    }
+    for (std::size_t m = 0; m < members.size(); ++m) {
+      PlacedBuffer& b = out_.placed[members[m]];
+      if (stand_in[find(m)] != m && b.life.first == entry) b.starts_late = true;
+    }
+    auto allowed = [&](std::size_t x, std::size_t y) {
+      return std::any_of(granted.begin(), granted.end(), [&](const auto& g) {
+        return (g.first == x && g.second == y) || (g.first == y && g.second == x);
+      });
+    };
+    for (std::size_t x = 0; x < members.size(); ++x) {
+      for (std::size_t y = x + 1; y < members.size(); ++y) {
+        const PlacedBuffer& a = out_.placed[members[x]];
+        const PlacedBuffer& b = out_.placed[members[y]];
+        const bool share_bytes = a.arena == b.arena && std::max(a.block.begin, b.block.begin) <
+                                                            std::min(a.block.end, b.block.end);
+        if (share_bytes && !allowed(members[x], members[y])) out_.inplace_overlaps.emplace_back(members[x], members[y]);
       }
     }
   }

@@ -101,9 +101,15 @@ class Shadow {
 // use; turned into a UseSite only for a report.
 struct Site {
   std::size_t entry = 0;
-  const Entry* call = nullptr;  // a kernel or copy; a loop for its flag check
+  // A kernel or copy; a loop for its flag check; null for the caller before
+  // entry 0, kAfterLast for the caller after the last entry.
+  const Entry* call = nullptr;
   std::size_t iterations = 0;   // the iteration of the loops around it: an index into the run's iterations_begun_
+  int run = 0;                  // UseSite::run
 };
+
+// Stands for the caller reading outputs after the last entry.
+const Entry kAfterLast;
 
 // A placed storage: its bytes and what the run has seen of it.
 struct Tracked {
@@ -188,9 +194,26 @@ class Runner {
         iterations_(iterations),
         iterations_begun_(1) {}
 
+  // A schedule with state runs twice in a row; its state keeps its bytes
+  // from the first run to the second, every other buffer claims afresh.
   ShadowRun run() {
-    for (entry_ = 0; entry_ < s_.entries.size(); ++entry_) {
-      if (!run_entry(s_.entries[entry_])) break;
+    bool has_state = false, has_io = false;
+    for (const Tracked& b : tracked_) {
+      has_state = has_state || (s_.storage[b.storage].io & kState) != 0;
+      has_io = has_io || s_.storage[b.storage].io != 0;
+    }
+    const int runs = has_state ? 2 : 1;
+    for (run_ = 1; run_ <= runs; ++run_) {
+      if (run_ > 1) {
+        for (Tracked& b : tracked_) {
+          if ((s_.storage[b.storage].io & kState) == 0) b.claimed_in = 0, b.owned_at = 0;
+        }
+      }
+      if (runs > 1) run_number_ = run_;
+      if (has_io && !caller_writes()) break;
+      bool clean = true;
+      for (entry_ = 0; entry_ < s_.entries.size() && clean; ++entry_) clean = run_entry(s_.entries[entry_]);
+      if (!clean || (has_io && !caller_reads())) break;
     }
     return ShadowRun{calls_, std::move(clobber_), std::move(outside_)};
   }
@@ -219,11 +242,77 @@ class Runner {
     return true;
   }
 
+  // Before entry 0: the caller writes the planned inputs (and, in the first
+  // run, the state), which claim their bytes; each must then own them all.
+  bool caller_writes() {
+    ++calls_;
+    entry_ = 0;
+    used_.clear();
+    for (std::size_t t = 0; t < tracked_.size(); ++t) {
+      const Storage& st = s_.storage[tracked_[t].storage];
+      const bool writes = (st.io & kInput) != 0 || ((st.io & kState) != 0 && run_ == 1);
+      if (writes) used_.push_back(t);
+    }
+    for (std::size_t t : used_) {
+      Tracked& b = tracked_[t];
+      if (!inside_arena(t, nullptr)) return false;
+      b.claimed_in = calls_;
+      record(b.claim, nullptr);
+      shadows_[b.arena].claim(b.begin, b.end, t);
+    }
+    for (std::size_t t : used_) {
+      if (!owns_all(t, nullptr)) return false;
+      record(tracked_[t].last, nullptr);
+    }
+    return true;
+  }
+
+  // After the last entry: the caller reads the planned outputs and the
+  // state, which must still own all their bytes.
+  bool caller_reads() {
+    ++calls_;
+    entry_ = s_.entries.empty() ? 0 : s_.entries.size() - 1;
+    for (std::size_t t = 0; t < tracked_.size(); ++t) {
+      Tracked& b = tracked_[t];
+      if (!lives_to_end(s_.storage[b.storage]) || b.claimed_in == 0) continue;
+      if (!owns_all(t, &kAfterLast)) return false;
+      record(b.last, &kAfterLast);
+    }
+    return true;
+  }
+
+  // The buffers a kernel's `inplace=OUT:IN` hands bytes between in this
+  // call: OUT claims here, and its bytes start where IN's do, in IN's arena,
+  // and end within them. IN then keeps only its bytes past OUT's.
+  void note_handed(const Entry& call) {
+    handed_.clear();
+    for (const InPlace& pair : call.inplace()) {
+      const std::size_t o = track_of_[pair.out];
+      const std::size_t i = track_of_[pair.in];
+      if (o == kUntracked || i == kUntracked) continue;
+      const Tracked& out = tracked_[o];
+      const Tracked& in = tracked_[i];
+      if (out.claimed_in != 0 || in.claimed_in == 0 || out.arena != in.arena) continue;
+      if (out.begin != in.begin || out.end > in.end) continue;
+      handed_.push_back({i, out.end});
+    }
+  }
+
+  // Whether buffer t holds the bytes it must hold in this call.
+  bool holds(std::size_t t, const Entry* call) {
+    for (const Handed& h : handed_) {
+      if (h.in == t) return owns_from(t, h.from, call);
+    }
+    return owns_all(t, call);
+  }
+
   // One call: claims for first uses, checks for later ones, then checks that
   // every buffer the call uses still owns all its bytes after the claims.
   bool use(const Entry& call, const Args& args) {
     ++calls_;
     used_.clear();
+    handed_.clear();
+    if (call.parts && !call.inplace().empty()) note_handed(call);
     for (const Arg& arg : args) {
       const std::size_t t = track_of_[storage_of(arg)];
       if (t == kUntracked || tracked_[t].listed_in == calls_) continue;
@@ -234,27 +323,27 @@ class Runner {
     for (std::size_t t : used_) {
       Tracked& b = tracked_[t];
       if (b.claimed_in == 0) {
-        if (!inside_arena(t, call)) return false;
+        if (!inside_arena(t, &call)) return false;
         b.claimed_in = calls_;
-        record(b.claim, call);
+        record(b.claim, &call);
         shadows_[b.arena].claim(b.begin, b.end, t);
         claimed = true;
-      } else if (!owns_all(t, call)) {
+      } else if (!holds(t, &call)) {
         return false;
       }
     }
     // Without a claim in this call, the loop above has checked them all.
     if (claimed) {
       for (std::size_t t : used_) {
-        if (!owns_all(t, call)) return false;
+        if (!holds(t, &call)) return false;
       }
     }
-    for (std::size_t t : used_) record(tracked_[t].last, call);
+    for (std::size_t t : used_) record(tracked_[t].last, &call);
     return true;
   }
 
   // Whether buffer t's bytes all lie in its arena; if not, records the fault.
-  bool inside_arena(std::size_t t, const Entry& call) {
+  bool inside_arena(std::size_t t, const Entry* call) {
     const Tracked& b = tracked_[t];
     const Arena& arena = p_.arenas[b.arena];
     if (b.begin == b.end || b.end <= arena.size) return true;
@@ -272,13 +361,17 @@ class Runner {
   }
 
   // Whether buffer t holds all its bytes; if not, records the clobber.
-  bool owns_all(std::size_t t, const Entry& call) {
+  bool owns_all(std::size_t t, const Entry* call) { return owns_from(t, tracked_[t].begin, call); }
+
+  // Whether buffer t holds its bytes from `from` on; if not, records the clobber.
+  bool owns_from(std::size_t t, Bytes from, const Entry* call) {
     Tracked& victim = tracked_[t];
     const Shadow& shadow = shadows_[victim.arena];
-    if (victim.owned_at == shadow.claims()) return true;
-    std::optional<Shadow::Run> taken = shadow.first_foreign(victim.begin, victim.end, t);
+    const bool all = from == victim.begin;
+    if (all && victim.owned_at == shadow.claims()) return true;
+    std::optional<Shadow::Run> taken = shadow.first_foreign(from, victim.end, t);
     if (!taken) {
-      victim.owned_at = shadow.claims();
+      if (all) victim.owned_at = shadow.claims();
       return true;
     }
     const Tracked& taker = tracked_[taken->owner];
@@ -297,11 +390,16 @@ class Runner {
     return false;
   }
 
-  void record(Site& into, const Entry& call) const { into = Site{entry_, &call, iteration_}; }
+  void record(Site& into, const Entry* call) const { into = Site{entry_, call, iteration_, run_number_}; }
 
   UseSite site(const Site& at) const {
     UseSite out;
     out.entry = at.entry;
+    out.run = at.run;
+    if (at.call == nullptr || at.call == &kAfterLast) {
+      out.call = at.call == nullptr ? "the caller writes inputs, before it" : "the caller reads outputs, after it";
+      return out;
+    }
     out.line = at.call->pos.line;
     for (std::size_t i = at.iterations; i != 0; i = iterations_begun_[i].around) {
       out.iterations.push_back(iterations_begun_[i].number);
@@ -335,6 +433,13 @@ class Runner {
   std::size_t iteration_ = 0;  // the running call's iteration: an index into iterations_begun_
   std::uint64_t calls_ = 0;                     // calls made, the running one included
   std::vector<std::size_t> used_;               // the tracked buffers the running call uses
+  struct Handed {
+    std::size_t in = 0;  // a tracked buffer
+    Bytes from = 0;      // the first of its bytes it keeps
+  };
+  std::vector<Handed> handed_;  // the running call's in-place pairs that hand bytes over
+  int run_ = 1;                 // the run of the schedule, from 1
+  int run_number_ = 0;          // run_ where the schedule runs twice, else 0
   std::optional<Clobber> clobber_;
   std::optional<OutsideArena> outside_;
 };
@@ -345,6 +450,7 @@ std::string UseSite::describe() const {
   std::string text = fmt::format("entry {} ({}", entry, call);
   if (line > 0) text += fmt::format(", line {}", line);
   if (!iterations.empty()) text += fmt::format(", iteration {}", fmt::join(iterations, "."));
+  if (run > 0) text += fmt::format(", run {}", run);
   text += ")";
   return text;
 }

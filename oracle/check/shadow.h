@@ -15,6 +15,14 @@
 // whose bytes reach past the end of its arena faults at its first use, before
 // it claims them: a fault of its own, not a clobber.
 //
+// Model v2 (SPEC section 10): the caller writes the planned inputs and the
+// state before entry 0, where they claim their bytes, and reads the planned
+// outputs and the state after the last entry, where they must own theirs. A
+// schedule with state runs twice in a row, its state keeping its bytes. A
+// kernel's `inplace=OUT:IN` lets OUT, at its first use, take IN's bytes
+// where OUT's start at IN's first byte and end within IN's: IN keeps only
+// its bytes past OUT's, so that a later use of IN is a clobber.
+//
 // The executor knows nothing of lifetimes: it only watches bytes change hands.
 // It shares nothing with planner/ but the schedule model, the parsers and
 // plan resolution.
@@ -53,6 +61,7 @@ struct UseSite {
   std::string call;       // "kernel NAME", "copy", or "flag of loop"
   int line = 0;           // the call's source line (the loop's for a flag); 0 if unknown
   std::vector<std::uint64_t> iterations;  // from 1, outermost loop first; empty outside loops
+  int run = 0;  // the run, 1 or 2, of a schedule with state, which runs twice; else 0
 
   // "entry 3 (kernel relu, line 9, iteration 2.1)": nested iterations are
   // joined with dots, outermost first.

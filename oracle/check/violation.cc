@@ -19,7 +19,9 @@ std::string_view rule_name(Rule r) {
     case Rule::ArenaSize: return "arena-size";
     case Rule::Misaligned: return "misaligned";
     case Rule::OutsideArena: return "outside-arena";
+    case Rule::OverCapacity: return "over-capacity";
     case Rule::Overlap: return "overlap";
+    case Rule::InPlaceNotAllowed: return "inplace-not-allowed";
   }
   return "?";
 }
@@ -74,6 +76,11 @@ std::string names_text(const std::vector<std::string>& names) {
   return text;
 }
 
+// ", the align of device D" where the violation names the device.
+std::string device_align_text(const Violation& v) {
+  return v.devices.empty() ? "" : fmt::format(", the align of device {}", v.devices[0]);
+}
+
 std::string unplanned_text(const Violation& v) {
   switch (*v.unplanned) {
     case Unplanned::Alloc: return "it is an alloc";
@@ -100,16 +107,20 @@ std::string device_arenas_text(const Violation& v) {
     return fmt::format("device {} has no arena for its planned buffers {}", v.devices[0],
                        names_text(v.buffers));
   }
-  if (v.buffers.empty()) {
-    return fmt::format("arena {}{} is on device {}, which has no planned buffers", v.arenas[0],
-                       plan_line(v.plan_lines[0]), v.devices[0]);
-  }
+  return fmt::format("arena {}{} is on device {}, which has no planned buffers", v.arenas[0],
+                     plan_line(v.plan_lines[0]), v.devices[0]);
+}
+
+std::string over_capacity_text(const Violation& v) {
   std::vector<std::string> arena_texts;
+  Bytes total = 0;
   for (std::size_t a = 0; a < v.arenas.size(); ++a) {
-    arena_texts.push_back(v.arenas[a] + plan_line(v.plan_lines[a]));
+    arena_texts.push_back(fmt::format("{} of {} bytes{}", v.arenas[a], v.arena_sizes[a], plan_line(v.plan_lines[a])));
+    total = checked_add(total, v.arena_sizes[a]).value_or(~Bytes{0});
   }
-  return fmt::format("device {} has {} arenas but must have exactly one: {}", v.devices[0],
-                     v.arenas.size(), names_text(arena_texts));
+  const std::string sum = total == ~Bytes{0} ? "more than 2^64" : fmt::format("{}", total);
+  return fmt::format("the arenas of device {} take {} bytes, more than its capacity of {}: {}", v.devices[0], sum,
+                     *v.capacity, names_text(arena_texts));
 }
 
 std::string outside_arena_text(const Violation& v) {
@@ -117,7 +128,7 @@ std::string outside_arena_text(const Violation& v) {
     return fmt::format("{} is placed{} at {}, where its end, place + round_up(phase {} + {} bytes, "
                        "{}), passes 2^64",
                        v.buffers[0], at_plan_line(v.plan_lines[0]), *v.place, *v.phase, *v.bytes,
-                       kPlaceAlign);
+                       v.align.value_or(kPlaceAlign));
   }
   return fmt::format("{} {} placed{} ends past the {} bytes of arena {}", v.buffers[0],
                      range_text(v.blocks[0]), at_plan_line(v.plan_lines[0]), *v.arena_size,
@@ -144,6 +155,16 @@ std::string overlap_text(const Violation& v) {
                      pair, where, v.buffers[0], range_text(x), v.buffers[1], range_text(y));
 }
 
+// An overlap of an in-place pair that its declaration does not allow.
+std::string inplace_text(const Violation& v) {
+  return fmt::format("{} {} {} and {} {} {} share bytes {} during {} in arena {}{}; the kernel at {} declares "
+                     "inplace={}:{}, which allows no sharing here: {}",
+                     v.buffers[0], range_text(v.blocks[0]), live_text(v.lives[0]), v.buffers[1],
+                     range_text(v.blocks[1]), live_text(v.lives[1]), range_text(*v.shared), entries_text(*v.during),
+                     v.arenas[0], plan_lines(v.plan_lines[0], v.plan_lines[1]), entries_text(*v.declared_at),
+                     v.buffers[0], v.buffers[1], v.refusal);
+}
+
 std::string detail_text(const Violation& v) {
   switch (v.rule) {
     case Rule::NotPlaced:
@@ -166,13 +187,17 @@ std::string detail_text(const Violation& v) {
       return fmt::format("{} on device {} is placed{} in arena {} of device {}", v.buffers[0],
                          v.devices[0], at_plan_line(v.plan_lines[0]), v.arenas[0], v.devices[1]);
     case Rule::ArenaSize:
-      return fmt::format("arena {}{} has size {}, not a multiple of {}", v.arenas[0],
-                         plan_line(v.plan_lines[0]), *v.arena_size, kPlaceAlign);
+      return fmt::format("arena {}{} has size {}, not a multiple of {}{}", v.arenas[0],
+                         plan_line(v.plan_lines[0]), *v.arena_size, v.align.value_or(kPlaceAlign),
+                         device_align_text(v));
     case Rule::Misaligned:
-      return fmt::format("{} is placed{} at {}, not a multiple of {}", v.buffers[0],
-                         at_plan_line(v.plan_lines[0]), *v.place, kPlaceAlign);
+      return fmt::format("{} is placed{} at {}, not a multiple of {}{}", v.buffers[0],
+                         at_plan_line(v.plan_lines[0]), *v.place, v.align.value_or(kPlaceAlign),
+                         device_align_text(v));
     case Rule::OutsideArena: return outside_arena_text(v);
+    case Rule::OverCapacity: return over_capacity_text(v);
     case Rule::Overlap: return overlap_text(v);
+    case Rule::InPlaceNotAllowed: return inplace_text(v);
   }
   return "?";
 }

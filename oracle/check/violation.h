@@ -23,12 +23,15 @@ enum class Rule {
   UnknownStorage,     // a placement names storage the schedule does not declare
   UnknownArena,       // a placement names an arena the plan does not declare
   ArenaTwice,         // two arenas share a name, or an arena's name is already storage's
-  DeviceArenas,       // a device with planned buffers has no arena, or more than one
+  DeviceArenas,       // a device with planned buffers has no arena, or an arena is on a device without any
   WrongDevice,        // a buffer placed in an arena of another device
-  ArenaSize,          // an arena size that is not a multiple of 256
-  Misaligned,         // place % 256 != 0
+  ArenaSize,          // an arena size that is not a multiple of the device's align (256 in v1)
+  Misaligned,         // place not a multiple of the device's align
   OutsideArena,       // place + rounded > arena size
+  OverCapacity,       // a device's arenas together larger than its capacity
   Overlap,            // two buffers alive together whose rounded blocks share bytes
+  InPlaceNotAllowed,  // an overlap of two buffers a kernel declares in place, where the
+                      // declaration grants no sharing
 };
 std::string_view rule_name(Rule r);
 
@@ -62,29 +65,41 @@ struct Violation {
   Rule rule = Rule::Overlap;
   std::vector<std::string> buffers;  // the storage involved, in the order the message names it
   std::vector<std::string> arenas;   // the arenas involved, in the order the message names them
-  // WrongDevice: the buffer's, then the arena's. DeviceArenas: the device.
-  // NotPlanned on a disk: the disk.
+  // WrongDevice: the buffer's, then the arena's. DeviceArenas, OverCapacity:
+  // the device. NotPlanned on a disk: the disk.
   std::vector<std::string> devices;
   // The plan lines of the arenas or placements named, in the order named.
-  // ArenaTwice declared twice, PlacedTwice, Overlap: the first, then the
-  // other. DeviceArenas: each arena's. Others: the one arena's or placement's.
+  // ArenaTwice declared twice, PlacedTwice, Overlap, InPlaceNotAllowed: the
+  // first, then the other. OverCapacity: each arena's. Others:
+  // the one arena's or placement's.
   std::vector<int> plan_lines;
   // ArenaTwice named like storage: the storage's kind and declaration line.
   std::optional<StorageKind> storage_kind;
   int storage_line = 0;
   std::optional<Unplanned> unplanned;  // NotPlanned: why
-  std::vector<EntrySpan> lives;        // NotPlaced, Overlap: each buffer's lifetime
-  std::optional<EntrySpan> during;     // Overlap: the entries both buffers live over
-  // OutsideArena, Overlap: each buffer's rounded block [place, place + rounded).
+  // NotPlaced, Overlap, InPlaceNotAllowed: each buffer's lifetime
+  std::vector<EntrySpan> lives;
+  std::optional<EntrySpan> during;     // Overlap, InPlaceNotAllowed: the entries both buffers live over
+  // OutsideArena, Overlap, InPlaceNotAllowed: each buffer's rounded block
+  // [place, place + rounded).
   // OutsideArena with no block: its end passes 2^64.
   std::vector<ByteRange> blocks;
-  // Overlap: each buffer's own bytes [place + phase, place + phase + bytes).
+  // Overlap, InPlaceNotAllowed: each buffer's own bytes
+  // [place + phase, place + phase + bytes).
   std::vector<ByteRange> own_bytes;
-  std::optional<ByteRange> shared;  // Overlap: the bytes both blocks hold
+  std::optional<ByteRange> shared;  // Overlap, InPlaceNotAllowed: the bytes both blocks hold
   std::optional<Bytes> place;       // Misaligned, OutsideArena past 2^64: the place
   std::optional<Bytes> phase;       // OutsideArena past 2^64: the buffer's phase and bytes
   std::optional<Bytes> bytes;
   std::optional<Bytes> arena_size;  // ArenaSize, OutsideArena with a block: the arena's size
+  // ArenaSize, Misaligned, OutsideArena past 2^64: the device's alignment
+  std::optional<Bytes> align;
+  std::vector<Bytes> arena_sizes;   // OverCapacity: each arena's size, as `arenas`
+  std::optional<Bytes> capacity;    // OverCapacity: the device's capacity
+  // InPlaceNotAllowed: the kernel's entry and source line, and why its
+  // `inplace=OUT:IN` (buffers[0] is OUT, buffers[1] IN) grants no sharing.
+  std::optional<EntrySpan> declared_at;
+  std::string refusal;
   std::string message;              // describe(*this), as the checkers return it
 
   friend bool operator==(const Violation&, const Violation&) = default;

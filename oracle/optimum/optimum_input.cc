@@ -20,10 +20,20 @@ bool plan_word(const std::string& s) {
   return true;
 }
 
-Result<Bytes> to_bytes(Bytes units, const std::string& what) {
-  std::optional<Bytes> b = checked_mul(units, kPlaceAlign);
-  if (!b) return Error{"", fmt::format("{}: {} units of {} bytes overflow", what, units, kPlaceAlign)};
+Result<Bytes> to_bytes(Bytes units, Bytes unit, const std::string& what) {
+  std::optional<Bytes> b = checked_mul(units, unit);
+  if (!b) return Error{"", fmt::format("{}: {} units of {} bytes overflow", what, units, unit)};
   return *b;
+}
+
+// Whether some kernel at any depth declares an in-place pair.
+bool any_inplace(const std::vector<Entry>& entries, std::vector<bool>& in_pair) {
+  bool any = false;
+  for (const Entry& e : entries) {
+    for (const InPlace& pair : e.inplace()) in_pair[pair.out] = in_pair[pair.in] = any = true;
+    if (!e.body().empty()) any = any_inplace(e.body(), in_pair) || any;
+  }
+  return any;
 }
 
 }  // namespace
@@ -51,24 +61,27 @@ Result<Plan> interval_plan(const IntervalProblem& p, const Offsets& offsets, Byt
 
 Result<std::vector<DevicePacking>> schedule_packings(const Schedule& s) {
   std::vector<DevicePacking> devices;
+  std::vector<bool> in_pair(s.storage.size(), false);
+  const bool inplace = any_inplace(s.entries, in_pair);
   for (const Lifetime& life : planned_buffers(s)) {
     const Storage& st = s.storage[life.buffer];
-    const Result<Bytes> rounded = rounded_size(st);
-    if (!rounded) {
-      return Error{fmt::format("{}:{}:{}", s.source, st.pos.line, st.pos.col),
-                   fmt::format("buffer {}: phase {} + {} bytes, rounded up to {}, overflows",
-                               st.name, st.phase, st.bytes, kPlaceAlign)};
-    }
     DevicePacking* d = nullptr;
     for (DevicePacking& known : devices) {
       if (known.device == st.device) d = &known;
     }
     if (d == nullptr) {
-      devices.push_back({st.device, {}, {}});
+      devices.push_back({st.device, {}, {}, s.align_of(st.device), s.capacity_of(st.device), false});
       d = &devices.back();
     }
+    const Result<Bytes> rounded = rounded_size(st, d->unit);
+    if (!rounded) {
+      return Error{fmt::format("{}:{}:{}", s.source, st.pos.line, st.pos.col),
+                   fmt::format("buffer {}: phase {} + {} bytes, rounded up to {}, overflows",
+                               st.name, st.phase, st.bytes, d->unit)};
+    }
+    d->has_inplace = d->has_inplace || (inplace && in_pair[life.buffer]);
     d->buffers.push_back(life.buffer);
-    d->problem.items.push_back({st.name, *rounded / kPlaceAlign,
+    d->problem.items.push_back({st.name, *rounded / d->unit,
                                 static_cast<std::int64_t>(life.first),
                                 static_cast<std::int64_t>(life.last) + 1});
   }
@@ -77,7 +90,7 @@ Result<std::vector<DevicePacking>> schedule_packings(const Schedule& s) {
 
 Result<Bytes> arena_lower_bound(const DevicePacking& d) {
   const std::optional<Bytes> peak = peak_live(d.problem);
-  const std::optional<Bytes> bytes = peak ? checked_mul(*peak, kPlaceAlign) : std::nullopt;
+  const std::optional<Bytes> bytes = peak ? checked_mul(*peak, d.unit) : std::nullopt;
   if (!bytes) return Error{"", fmt::format("device {}: the peak of live bytes passes 2^64", d.device)};
   return *bytes;
 }
@@ -93,11 +106,12 @@ Result<Plan> schedule_plan(const Schedule& s, const std::vector<DevicePacking>& 
     do {
       name = fmt::format("arena{}", k++);
     } while (taken.count(name) != 0);
-    PLANCK_ASSIGN(const Bytes size, to_bytes(arenas[d], "the arena of device " + devices[d].device));
+    const Bytes unit = devices[d].unit;
+    PLANCK_ASSIGN(const Bytes size, to_bytes(arenas[d], unit, "the arena of device " + devices[d].device));
     plan.arenas.push_back({name, devices[d].device, size, {}});
     for (std::size_t i = 0; i < devices[d].buffers.size() && i < offsets[d].size(); ++i) {
       const Name& buffer = s.storage[devices[d].buffers[i]].name;
-      PLANCK_ASSIGN(const Bytes place, to_bytes(offsets[d][i], "the place of buffer " + buffer));
+      PLANCK_ASSIGN(const Bytes place, to_bytes(offsets[d][i], unit, "the place of buffer " + buffer));
       plan.placements.push_back({buffer, name, place, {}});
     }
   }

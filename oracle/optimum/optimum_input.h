@@ -4,10 +4,14 @@
 // A CSV interval problem is taken as it is: its rows are the items, sizes in
 // bytes, alignment 1, one device. A schedule gives one problem per device
 // with planned buffers (SPEC section 7): the planned buffers in order of first
-// appearance, each of round_up(phase + bytes, 256) / 256 units alive on
+// appearance, each of round_up(phase + bytes, A) / A units alive on
 // [first, last + 1) in top-level entries, by the oracle's own lifetimes
-// (oracle/check/lifetimes.h), never the planner's.
+// (oracle/check/lifetimes.h), never the planner's. A is the device's align
+// (256 unless a `device` line says otherwise, SPEC section 10). The figure
+// leaves in-place sharing out: it is the least arena in which no two buffers
+// alive together share bytes, which an in-place kernel may undercut.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +33,10 @@ Result<Plan> interval_plan(const IntervalProblem& p, const Offsets& offsets, Byt
 struct DevicePacking {
   std::string device;
   std::vector<StorageId> buffers;  // item k of `problem` is buffers[k]
-  PackingProblem problem;          // sizes in units of kPlaceAlign bytes
+  PackingProblem problem;          // sizes in units of `unit` bytes
+  Bytes unit = kPlaceAlign;        // the device's align
+  std::optional<Bytes> capacity;   // the device's capacity, in bytes, if a `device` line gives one
+  bool has_inplace = false;        // a kernel of the schedule declares an in-place pair on the device
 };
 
 // In order of the devices' first appearance among the planned buffers. An

@@ -1,0 +1,57 @@
+#pragma once
+// In-place kernels (SPEC section 10): when a kernel's `inplace=OUT:IN`
+// lets two planned buffers whose lifetimes intersect share bytes, and why
+// not when it does not. Both checkers take the rule from here.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/schedule.h"
+#include "oracle/check/lifetimes.h"
+
+namespace planck::oracle {
+
+// An `inplace=OUT:IN` of some kernel, at any depth of loops.
+struct InPlaceDeclaration {
+  InPlace pair;
+  std::size_t entry = 0;   // the top-level entry that holds the kernel
+  bool top_level = false;  // the kernel is that entry, not inside a loop
+};
+
+// Where a planned buffer is placed, as the rule needs it.
+struct InPlaceSpot {
+  std::size_t arena = 0;
+  Bytes place = 0;
+};
+
+class InPlaceRule {
+ public:
+  // `planned` is planned_buffers(s).
+  InPlaceRule(const Schedule& s, const std::vector<Lifetime>& planned);
+
+  // Whether the schedule declares any in-place pair.
+  bool empty() const { return declarations_.empty(); }
+  const std::vector<InPlaceDeclaration>& declarations() const { return declarations_; }
+
+  // Why declaration d lets OUT and IN, placed at `out` and `in`, share no
+  // bytes; nullopt when it lets them share exactly IN's bytes.
+  std::optional<std::string> refusal(const InPlaceDeclaration& d, const InPlaceSpot& out,
+                                     const InPlaceSpot& in) const;
+
+  // Whether some top-level declaration that names a and b (either as OUT)
+  // lets them share bytes, placed at sa and sb.
+  bool allows(StorageId a, const InPlaceSpot& sa, StorageId b, const InPlaceSpot& sb) const;
+
+  // The declaration that names a and b (either as OUT), preferring one at
+  // the top level; null when none does.
+  const InPlaceDeclaration* declared(StorageId a, StorageId b) const;
+
+ private:
+  const Schedule& s_;
+  std::vector<InPlaceDeclaration> declarations_;
+  std::vector<const Lifetime*> life_of_;  // by storage, for the storage in a declaration
+};
+
+}  // namespace planck::oracle
