@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "oracle/check/inplace.h"
 #include "oracle/check/lifetimes.h"
 
 namespace planck::oracle {
@@ -26,15 +27,6 @@ Result<Bytes> to_bytes(Bytes units, Bytes unit, const std::string& what) {
   return *b;
 }
 
-// Whether some kernel at any depth declares an in-place pair.
-bool any_inplace(const std::vector<Entry>& entries, std::vector<bool>& in_pair) {
-  bool any = false;
-  for (const Entry& e : entries) {
-    for (const InPlace& pair : e.inplace()) in_pair[pair.out] = in_pair[pair.in] = any = true;
-    if (!e.body().empty()) any = any_inplace(e.body(), in_pair) || any;
-  }
-  return any;
-}
 
 }  // namespace
 
@@ -61,9 +53,15 @@ Result<Plan> interval_plan(const IntervalProblem& p, const Offsets& offsets, Byt
 
 Result<std::vector<DevicePacking>> schedule_packings(const Schedule& s) {
   std::vector<DevicePacking> devices;
-  std::vector<bool> in_pair(s.storage.size(), false);
-  const bool inplace = any_inplace(s.entries, in_pair);
-  for (const Lifetime& life : planned_buffers(s)) {
+  const std::vector<Lifetime> planned = planned_buffers(s);
+  // The storage some kernel, at any depth, declares in place.
+  const InPlaceRule inplace(s, planned);
+  std::vector<bool> in_pair;
+  if (!inplace.empty()) {
+    in_pair.assign(s.storage.size(), false);
+    for (const InPlaceDeclaration& d : inplace.declarations()) in_pair[d.pair.out] = in_pair[d.pair.in] = true;
+  }
+  for (const Lifetime& life : planned) {
     const Storage& st = s.storage[life.buffer];
     DevicePacking* d = nullptr;
     for (DevicePacking& known : devices) {
@@ -79,7 +77,7 @@ Result<std::vector<DevicePacking>> schedule_packings(const Schedule& s) {
                    fmt::format("buffer {}: phase {} + {} bytes, rounded up to {}, overflows",
                                st.name, st.phase, st.bytes, d->unit)};
     }
-    d->has_inplace = d->has_inplace || (inplace && in_pair[life.buffer]);
+    d->has_inplace = d->has_inplace || (!in_pair.empty() && in_pair[life.buffer]);
     d->buffers.push_back(life.buffer);
     d->problem.items.push_back({st.name, *rounded / d->unit,
                                 static_cast<std::int64_t>(life.first),
