@@ -214,7 +214,7 @@ void run_oracle(const OracleArgs& args) {
     add_feasibility(report, std::to_string(*args.capacity));
   } else if (std::any_of(report.object["devices"].begin(), report.object["devices"].end(),
                          [](const auto& d) { return d.contains("capacity"); })) {
-    add_feasibility(report, "the devices' capacities");
+    add_feasibility(report, "of each device");
   }
   report.finish(code);
 }

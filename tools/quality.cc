@@ -19,6 +19,7 @@ double seconds_until(std::chrono::steady_clock::time_point deadline) {
 }  // namespace
 
 std::optional<oracle::Offsets> plan_offsets(const Plan& plan, const oracle::DevicePacking& d) {
+  if (d.has_inplace) return std::nullopt;
   // Plans mostly place the buffers in the order the items come, that of
   // first appearance, so placement k is tried for item k first, and only a
   // plan in another order is indexed by name.
@@ -62,9 +63,7 @@ Result<std::vector<DeviceQuality>> plan_quality(const Schedule& s, const Plan& p
     if (deadline) {
       oracle::OptimumOptions options;
       options.timeout_seconds = seconds_until(*deadline);
-      // A plan may share bytes through in-place kernels, which the oracle's
-      // problem leaves out: it is no start for the search there.
-      if (plan_valid && !d.has_inplace) options.incumbent = plan_offsets(plan, d);
+      if (plan_valid) options.incumbent = plan_offsets(plan, d);
       PLANCK_ASSIGN(q.optimum, oracle::solve_optimum(d.problem, options));
     }
     out.push_back(std::move(q));

@@ -19,10 +19,12 @@
 
 namespace planck::cli {
 
-// The offsets, in the oracle's 256-byte units, that `plan` gives the items
-// of `d`; nullopt when it leaves one unplaced or off the 256-byte grid. For
-// a plan that places each buffer once (the judge of one that does not is the
-// checker).
+// The offsets, in the oracle's units (the device's align), that `plan`
+// gives the items of `d`; nullopt when it leaves one unplaced, off the
+// grid, or in another arena than the rest, and on a device with in-place
+// kernels, where a plan may share bytes that the oracle's problem keeps
+// apart. For a plan that places each buffer once (the judge of one that
+// does not is the checker).
 std::optional<oracle::Offsets> plan_offsets(const Plan& plan, const oracle::DevicePacking& d);
 
 struct DeviceQuality {
