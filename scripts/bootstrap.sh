@@ -9,6 +9,7 @@ packages=(
   libz3-dev z3
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libclang-rt-14-dev libmimalloc-dev ccache
+  libonnx-dev libprotobuf-dev protobuf-compiler
 )
 
 missing=()

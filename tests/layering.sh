@@ -2,7 +2,8 @@
 # planner/ and oracle/ depend on model/ and never on each other (SPEC section
 # 1): fails, naming each line, when a file under one includes a header of the
 # other, a file under model/ includes a header of any other part, or a source
-# of the generators (gen/, not its tests) includes more than model/.
+# of the generators (gen/) or the importers (import/), not their tests,
+# includes more than model/.
 set -euo pipefail
 cd "${1:-$(dirname "$0")/..}"
 status=0
@@ -19,7 +20,8 @@ check() {  # check DIR FORBIDDEN... (EXCLUDE, when set, names files left out)
 }
 check planner oracle
 check oracle planner
-check model gen planner oracle harness properties tools
-EXCLUDE='*_test.cc' check gen planner oracle harness properties tools
-[ $status -eq 0 ] && echo "layering: model/, planner/ and oracle/ keep apart; gen/ stands on model/ alone"
+check model gen import planner oracle harness properties tools
+EXCLUDE='*_test.cc' check gen import planner oracle harness properties tools
+EXCLUDE='*_test.cc' check import gen planner oracle harness properties tools
+[ $status -eq 0 ] && echo "layering: model/, planner/ and oracle/ keep apart; gen/ and import/ stand on model/ alone"
 exit $status

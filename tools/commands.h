@@ -57,5 +57,6 @@ void add_verify_command(CLI::App& app);    // planck verify PLANNER [--cases N] 
 void add_minimize_command(CLI::App& app);  // planck minimize SCHEDULE PLANNER [--time T] [-o FILE]
 void add_gate_command(CLI::App& app);      // planck gate PLANNER --baseline FILE [--cases N] [--time T] ...
 void add_generate_command(CLI::App& app);  // planck generate KIND [--seed S] [size options] [-o FILE]
+void add_import_command(CLI::App& app);    // planck import MODEL [-o FILE] [--dim NAME=N]... [--inplace] ...
 
 }  // namespace planck::cli

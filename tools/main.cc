@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   planck::cli::add_minimize_command(app);
   planck::cli::add_gate_command(app);
   planck::cli::add_generate_command(app);
+  planck::cli::add_import_command(app);
   // A first word that is no option and no subcommand is a misspelt
   // subcommand: CLI11 alone would say only that one is required.
   if (argc > 1 && argv[1][0] != '-') {
