@@ -26,7 +26,7 @@ cxxflags=${CXXFLAGS:-}
 cxxflags=${cxxflags//-stdlib=libc++/}
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_schedule fuzz_plan fuzz_intervals fuzz_planners fuzz_tlsf fuzz_oracle)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_schedule fuzz_plan fuzz_intervals fuzz_planners fuzz_tlsf fuzz_oracle fuzz_import)
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 launcher=()

@@ -26,7 +26,7 @@ base=$(basename "$file")
 # A schedule is text, whatever its name: the report names the schedule of a
 # fuzz crash after the crash input.
 case "$base" in *.sched|*.csv) base= ;; esac
-for target in fuzz_planner_lib fuzz_planners fuzz_schedule fuzz_plan fuzz_intervals fuzz_tlsf fuzz_oracle; do
+for target in fuzz_planner_lib fuzz_planners fuzz_schedule fuzz_plan fuzz_intervals fuzz_tlsf fuzz_oracle fuzz_import; do
   if [ -n "$base" ] && [[ "$base" == "$target"* ]]; then
     if [ "$target" = fuzz_planner_lib ]; then
       [ "${1:-}" = --planner-lib ] && [ -n "${2:-}" ] ||
