@@ -149,7 +149,7 @@ class Importer {
     } catch (const std::exception& e) {
       std::string what = e.what();
       if (auto end = what.find('\n'); end != std::string::npos) what.resize(end);
-      return fail("shape inference failed: " + what);
+      return fail("shape inference failed: " + escaped(what));
     }
     if (!options_.device.empty() && options_.align) {
       imported_.schedule.devices.push_back(Device{.name = options_.device, .align = *options_.align});
@@ -176,8 +176,8 @@ class Importer {
     for (const auto& [name, value] : options_.dims) {
       if (!used.contains(name)) {
         std::string names;
-        for (const std::string& u : used) names += (names.empty() ? "" : ", ") + u;
-        return fail(fmt::format("--dim {}: the model has no symbolic dimension {}{}", name, quote(name),
+        for (const std::string& u : used) names += (names.empty() ? "" : ", ") + quote(u);
+        return fail(fmt::format("--dim {}: the model has no symbolic dimension {}{}", escaped(name), quote(name),
                                 names.empty() ? "" : fmt::format(" (it has {})", names)));
       }
     }
@@ -290,7 +290,7 @@ class Importer {
     if (auto it = scopes_.back().producers.find(name); it != scopes_.back().producers.end()) producer = it->second;
     if (d.has_dim_param() && symbols_.contains(d.dim_param())) {
       return fmt::format("value {} has the symbolic dimension {} (dimension {} of {}); fix it with --dim {}=N",
-                         quote(name), quote(d.dim_param()), index, rank, d.dim_param());
+                         quote(name), quote(d.dim_param()), index, rank, escaped(d.dim_param()));
     }
     if (producer && std::find(kDataDependentOps.begin(), kDataDependentOps.end(), producer->op_type()) !=
                         kDataDependentOps.end()) {
