@@ -545,14 +545,110 @@ class Importer {
   std::set<std::string, std::less<>> symbols_;  // the symbolic dimensions the model names
 };
 
+// The weights of a model, left out before it is parsed: the import needs
+// their dims and dtype only, and parsing copies every byte of a field. A
+// few bytes of protobuf's wire format are read for that: a field's key (its
+// number and wire type, a varint), then its value (a varint, 8 or 4 bytes,
+// or a length and as many bytes).
+namespace wire {
+
+// Numeric data fields of a TensorProto larger than this are left out; the
+// tensors shape inference reads (a Reshape's shape, a Slice's starts) are a
+// few numbers.
+constexpr std::size_t kKeptData = 4096;
+
+bool read_varint(const char*& p, const char* end, std::uint64_t& v) {
+  v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (p == end) return false;
+    const auto byte = static_cast<unsigned char>(*p++);
+    v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) return true;
+  }
+  return false;
+}
+
+void write_varint(std::string& out, std::uint64_t v) {
+  while (v >= 0x80) {
+    out += static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  out += static_cast<char>(v);
+}
+
+// What to do with the length-delimited field `number` of a message: keep
+// it, rewrite its bytes as a message of another kind, or drop it.
+enum class Kind { Model, Graph, Tensor };
+
+// The message's bytes with its weights left out, or nullopt when they are
+// not well-formed protobuf (the parser then says so).
+std::optional<std::string> strip(std::string_view bytes, Kind kind) {
+  std::string out;
+  const char* p = bytes.data();
+  const char* end = p + bytes.size();
+  while (p != end) {
+    const char* field_start = p;
+    std::uint64_t key = 0;
+    if (!read_varint(p, end, key)) return std::nullopt;
+    const std::uint64_t number = key >> 3;
+    switch (key & 7) {
+      case 0: {
+        std::uint64_t ignored = 0;
+        if (!read_varint(p, end, ignored)) return std::nullopt;
+        break;
+      }
+      case 1:
+        if (end - p < 8) return std::nullopt;
+        p += 8;
+        break;
+      case 5:
+        if (end - p < 4) return std::nullopt;
+        p += 4;
+        break;
+      case 2: {
+        std::uint64_t length = 0;
+        if (!read_varint(p, end, length) || length > static_cast<std::uint64_t>(end - p)) return std::nullopt;
+        const std::string_view value(p, static_cast<std::size_t>(length));
+        p += length;
+        // ModelProto.graph = 7, GraphProto.initializer = 5; TensorProto's
+        // float_data 4, int32_data 5, int64_data 7, raw_data 9, double_data
+        // 10, uint64_data 11.
+        std::optional<Kind> inner;
+        if (kind == Kind::Model && number == 7) inner = Kind::Graph;
+        if (kind == Kind::Graph && number == 5) inner = Kind::Tensor;
+        if (inner) {
+          std::optional<std::string> stripped = strip(value, *inner);
+          if (!stripped) return std::nullopt;
+          write_varint(out, key);
+          write_varint(out, stripped->size());
+          out += *stripped;
+          continue;
+        }
+        if (kind == Kind::Tensor && length > kKeptData &&
+            (number == 4 || number == 5 || number == 7 || number == 9 || number == 10 || number == 11)) {
+          continue;
+        }
+        break;
+      }
+      default: return std::nullopt;  // groups, or no wire type
+    }
+    out.append(field_start, p);
+  }
+  return out;
+}
+
+}  // namespace wire
+
 }  // namespace
 
 Result<Imported> import_model(std::string_view bytes, const ImportOptions& options, std::string_view source) {
   if (bytes.size() > static_cast<std::size_t>(INT_MAX)) {
     return Error{std::string(source), "the model is 2 GiB or larger; ONNX keeps such weights as external data"};
   }
+  std::optional<std::string> stripped = wire::strip(bytes, wire::Kind::Model);
+  const std::string_view parsed = stripped ? std::string_view(*stripped) : bytes;
   pb::ModelProto model;
-  if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+  if (!model.ParseFromArray(parsed.data(), static_cast<int>(parsed.size()))) {
     return Error{std::string(source), "not an ONNX model: the bytes are not a ModelProto (truncated, or another format)"};
   }
   return Importer(options, source).run(model);
