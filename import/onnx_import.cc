@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <iterator>
@@ -123,6 +124,302 @@ Entry kernel(std::string_view op, const std::vector<StorageId>& args) {
   return e;
 }
 
+// Small integer tensors computed from constants alone, as exporters emit
+// them for the shape input of an Expand or a Reshape (torch: Constant,
+// ConstantOfShape, Mul, Equal, Where). ONNX's shape inference reads the data
+// of initializers and Constant nodes only, so such a shape stays unknown
+// unless the nodes that compute it are folded first.
+namespace fold {
+
+// Tensors of at most this many elements are folded.
+constexpr std::int64_t kMaxElements = 64;
+
+struct Tensor {
+  int dtype = pb::TensorProto_DataType_INT64;  // INT64, INT32 or BOOL
+  std::vector<std::int64_t> dims;
+  std::vector<std::int64_t> values;
+};
+
+std::optional<Tensor> from_proto(const pb::TensorProto& t) {
+  Tensor out;
+  out.dtype = t.data_type();
+  if (out.dtype != pb::TensorProto_DataType_INT64 && out.dtype != pb::TensorProto_DataType_INT32 &&
+      out.dtype != pb::TensorProto_DataType_BOOL) {
+    return std::nullopt;
+  }
+  if (t.data_location() == pb::TensorProto_DataLocation_EXTERNAL) return std::nullopt;
+  std::int64_t count = 1;
+  for (std::int64_t d : t.dims()) {
+    if (d < 0 || d > kMaxElements) return std::nullopt;
+    count *= d;
+    if (count > kMaxElements) return std::nullopt;
+    out.dims.push_back(d);
+  }
+  const std::size_t size = out.dtype == pb::TensorProto_DataType_INT64   ? 8
+                           : out.dtype == pb::TensorProto_DataType_INT32 ? 4
+                                                                         : 1;
+  if (t.has_raw_data()) {
+    if (t.raw_data().size() != static_cast<std::size_t>(count) * size) return std::nullopt;
+    for (std::int64_t i = 0; i < count; ++i) {
+      std::int64_t v = 0;
+      const char* at = t.raw_data().data() + i * size;
+      if (size == 8) {
+        std::memcpy(&v, at, 8);
+      } else if (size == 4) {
+        std::int32_t v32 = 0;
+        std::memcpy(&v32, at, 4);
+        v = v32;
+      } else {
+        v = *at != 0;
+      }
+      out.values.push_back(v);
+    }
+  } else if (out.dtype == pb::TensorProto_DataType_INT64) {
+    out.values.assign(t.int64_data().begin(), t.int64_data().end());
+  } else {
+    out.values.assign(t.int32_data().begin(), t.int32_data().end());
+  }
+  if (out.values.size() != static_cast<std::size_t>(count)) return std::nullopt;
+  return out;
+}
+
+pb::TensorProto to_proto(const Tensor& t) {
+  pb::TensorProto out;
+  out.set_data_type(t.dtype);
+  for (std::int64_t d : t.dims) out.add_dims(d);
+  for (std::int64_t v : t.values) {
+    if (t.dtype == pb::TensorProto_DataType_INT64) {
+      out.add_int64_data(v);
+    } else {
+      out.add_int32_data(static_cast<std::int32_t>(v));
+    }
+  }
+  return out;
+}
+
+// The shape two or three shapes broadcast to, numpy's way.
+std::optional<std::vector<std::int64_t>> broadcast(const std::vector<const Tensor*>& ts) {
+  std::size_t rank = 0;
+  for (const Tensor* t : ts) rank = std::max(rank, t->dims.size());
+  std::vector<std::int64_t> out(rank, 1);
+  for (const Tensor* t : ts) {
+    for (std::size_t i = 0; i < t->dims.size(); ++i) {
+      std::int64_t& o = out[rank - t->dims.size() + i];
+      const std::int64_t d = t->dims[i];
+      if (d == o || d == 1) continue;
+      if (o != 1) return std::nullopt;
+      o = d;
+    }
+  }
+  return out;
+}
+
+// The element of t at the index `at` of the broadcast shape `shape`.
+std::int64_t element(const Tensor& t, const std::vector<std::int64_t>& shape, std::int64_t at) {
+  std::int64_t offset = 0;
+  std::int64_t stride = 1;
+  for (std::size_t i = shape.size(); i-- > 0;) {
+    const std::int64_t index = at % shape[i];
+    at /= shape[i];
+    const std::size_t ti = i + t.dims.size();
+    if (ti < shape.size()) continue;  // a leading dimension t lacks
+    const std::int64_t d = t.dims[ti - shape.size()];
+    if (d != 1) offset += index * stride;
+    stride *= d;
+  }
+  return t.values[static_cast<std::size_t>(offset)];
+}
+
+// The output of the node from its inputs, when it is an op folded here.
+std::optional<Tensor> evaluate(const pb::NodeProto& node, const std::vector<const Tensor*>& in) {
+  const std::string& op = node.op_type();
+  if (op == "Identity" && in.size() == 1) return *in[0];
+  if (op == "ConstantOfShape" && in.size() == 1) {
+    Tensor out;
+    std::optional<std::int64_t> value;  // none: float zeros, not folded
+    for (const pb::AttributeProto& a : node.attribute()) {
+      if (a.name() != "value" || !a.has_t()) continue;
+      std::optional<Tensor> v = from_proto(a.t());
+      if (!v || v->values.size() != 1) return std::nullopt;
+      out.dtype = v->dtype;
+      value = v->values[0];
+    }
+    if (!value) return std::nullopt;
+    std::int64_t count = 1;
+    for (std::int64_t d : in[0]->values) {
+      if (d < 0 || d > kMaxElements) return std::nullopt;
+      count *= d;
+      if (count > kMaxElements) return std::nullopt;
+      out.dims.push_back(d);
+    }
+    out.values.assign(static_cast<std::size_t>(count), *value);
+    return out;
+  }
+  auto attr_int = [&](std::string_view name, std::int64_t fallback) {
+    for (const pb::AttributeProto& a : node.attribute()) {
+      if (a.name() == name && a.type() == pb::AttributeProto::INT) return a.i();
+    }
+    return fallback;
+  };
+  if (op == "Cast" && in.size() == 1) {
+    const std::int64_t to = attr_int("to", 0);
+    if (to != pb::TensorProto_DataType_INT64 && to != pb::TensorProto_DataType_INT32) return std::nullopt;
+    Tensor out = *in[0];
+    out.dtype = static_cast<int>(to);
+    return out;
+  }
+  // Reshaping ops on the values as they are: 1-D in, 1-D or scalar out.
+  if ((op == "Unsqueeze" || op == "Squeeze") && !in.empty() && in[0]->values.size() == 1) {
+    Tensor out = *in[0];
+    out.dims = op == "Unsqueeze" ? std::vector<std::int64_t>{1} : std::vector<std::int64_t>{};
+    return out;
+  }
+  if (op == "Concat" && attr_int("axis", 0) == 0) {
+    Tensor out;
+    out.dtype = in[0]->dtype;
+    for (const Tensor* t : in) {
+      if (t->dims.size() != 1 || t->dtype != out.dtype) return std::nullopt;
+      out.values.insert(out.values.end(), t->values.begin(), t->values.end());
+    }
+    if (out.values.size() > static_cast<std::size_t>(kMaxElements)) return std::nullopt;
+    out.dims = {static_cast<std::int64_t>(out.values.size())};
+    return out;
+  }
+  if (op == "Gather" && in.size() == 2 && in[0]->dims.size() == 1 && attr_int("axis", 0) == 0) {
+    Tensor out;
+    out.dtype = in[0]->dtype;
+    out.dims = in[1]->dims;
+    const auto n = static_cast<std::int64_t>(in[0]->values.size());
+    for (std::int64_t index : in[1]->values) {
+      if (index < -n || index >= n) return std::nullopt;
+      out.values.push_back(in[0]->values[static_cast<std::size_t>(index < 0 ? index + n : index)]);
+    }
+    return out;
+  }
+  if (op == "Div" && in.size() == 2) {
+    for (std::int64_t v : in[1]->values) {
+      if (v == 0) return std::nullopt;
+    }
+  }
+  const bool binary = op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Equal";
+  if ((binary && in.size() == 2) || (op == "Where" && in.size() == 3)) {
+    std::optional<std::vector<std::int64_t>> shape = broadcast(in);
+    if (!shape) return std::nullopt;
+    std::int64_t count = 1;
+    for (std::int64_t d : *shape) count *= d;
+    if (count > kMaxElements) return std::nullopt;
+    Tensor out;
+    out.dims = *shape;
+    out.dtype = op == "Equal" ? pb::TensorProto_DataType_BOOL : in[op == "Where" ? 1 : 0]->dtype;
+    for (std::int64_t i = 0; i < count; ++i) {
+      const std::int64_t a = element(*in[0], *shape, i);
+      const std::int64_t b = element(*in[1], *shape, i);
+      std::int64_t r = 0;
+      if (op == "Where") {
+        r = a != 0 ? b : element(*in[2], *shape, i);
+      } else if (op == "Equal") {
+        r = a == b;
+      } else if (op == "Div") {
+        if (a == INT64_MIN && b == -1) return std::nullopt;
+        r = a / b;
+      } else {
+        std::int64_t v = 0;
+        const bool overflow = op == "Add"   ? __builtin_add_overflow(a, b, &v)
+                              : op == "Sub" ? __builtin_sub_overflow(a, b, &v)
+                                            : __builtin_mul_overflow(a, b, &v);
+        if (overflow) return std::nullopt;
+        r = v;
+      }
+      out.values.push_back(r);
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
+// A copy of the graph's nodes in which each node that computes a small
+// integer tensor from constants alone is a Constant node holding it.
+// Returns the indices of the nodes replaced.
+// The shape of a value as a tensor, when shape inference has fixed it.
+std::optional<Tensor> static_shape(const std::unordered_map<std::string, const pb::TypeProto*>& types,
+                                   const std::string& name) {
+  auto it = types.find(name);
+  if (it == types.end() || !it->second->has_tensor_type() || !it->second->tensor_type().has_shape()) {
+    return std::nullopt;
+  }
+  Tensor out;
+  for (const pb::TensorShapeProto_Dimension& d : it->second->tensor_type().shape().dim()) {
+    if (!d.has_dim_value()) return std::nullopt;
+    out.values.push_back(d.dim_value());
+  }
+  if (out.values.size() > static_cast<std::size_t>(kMaxElements)) return std::nullopt;
+  out.dims = {static_cast<std::int64_t>(out.values.size())};
+  return out;
+}
+
+// Folds the graph's nodes that compute a small integer tensor from
+// constants (and from shapes inference has fixed) into Constant nodes
+// holding it; appends each node it replaces, as it was, to `replaced`.
+// Returns how many it replaced.
+int fold_constants(pb::GraphProto& g, std::vector<std::pair<int, pb::NodeProto>>& replaced) {
+  std::unordered_map<std::string, const pb::TypeProto*> types;
+  for (const auto* list : {&g.value_info(), &g.input(), &g.output()}) {
+    for (const pb::ValueInfoProto& v : *list) types.emplace(v.name(), &v.type());
+  }
+  std::unordered_map<std::string, Tensor> known;
+  for (const pb::TensorProto& t : g.initializer()) {
+    if (std::optional<Tensor> v = from_proto(t)) known.emplace(t.name(), std::move(*v));
+  }
+  int count = 0;
+  for (int i = 0; i < g.node_size(); ++i) {
+    pb::NodeProto& node = *g.mutable_node(i);
+    if (node.output_size() != 1 || !node.domain().empty()) continue;
+    if (node.op_type() == "Shape" && node.input_size() == 1 && node.attribute_size() == 0) {
+      if (std::optional<Tensor> shape = static_shape(types, node.input(0))) {
+        replaced.emplace_back(i, node);
+        node.clear_input();
+        node.set_op_type("Constant");
+        pb::AttributeProto* value = node.add_attribute();
+        value->set_name("value");
+        value->set_type(pb::AttributeProto::TENSOR);
+        *value->mutable_t() = to_proto(*shape);
+        known.insert_or_assign(node.output(0), std::move(*shape));
+        ++count;
+      }
+      continue;
+    }
+    if (node.op_type() == "Constant") {
+      for (const pb::AttributeProto& a : node.attribute()) {
+        if (a.name() != "value" || !a.has_t()) continue;
+        if (std::optional<Tensor> v = from_proto(a.t())) known.insert_or_assign(node.output(0), std::move(*v));
+      }
+      continue;
+    }
+    std::vector<const Tensor*> in;
+    for (const std::string& name : node.input()) {
+      auto it = known.find(name);
+      if (it == known.end()) break;
+      in.push_back(&it->second);
+    }
+    if (in.empty() || in.size() != static_cast<std::size_t>(node.input_size())) continue;
+    std::optional<Tensor> out = evaluate(node, in);
+    if (!out) continue;
+    replaced.emplace_back(i, node);
+    ++count;
+    node.clear_input();
+    node.clear_attribute();
+    node.set_op_type("Constant");
+    pb::AttributeProto* value = node.add_attribute();
+    value->set_name("value");
+    value->set_type(pb::AttributeProto::TENSOR);
+    *value->mutable_t() = to_proto(*out);
+    known.insert_or_assign(node.output(0), std::move(*out));
+  }
+  return count;
+}
+
+}  // namespace fold
+
 // What is in scope while a graph is read: its values, by ONNX name, and
 // the types its value_info, inputs and outputs give.
 struct Scope {
@@ -131,6 +428,9 @@ struct Scope {
   // The producer of each node output of the graph, for messages.
   std::unordered_map<std::string, const pb::NodeProto*> producers;
 };
+
+// Rounds of shape inference and folding at most.
+constexpr int kFoldRounds = 8;
 
 class Importer {
  public:
@@ -141,9 +441,16 @@ class Importer {
       return fail(fmt::format("not an ONNX model: it has no {}", model.has_ir_version() ? "graph" : "IR version"));
     }
     PLANCK_TRY(fix_dims(model));
+    // Shapes are inferred with the constant computations of the graph
+    // folded, again while the shapes inferred let more fold; the schedule
+    // keeps the nodes as the model has them.
+    std::vector<std::pair<int, pb::NodeProto>> unfolded;
     try {
       pb::ShapeInferenceOptions inference(/*check_type_val=*/false, /*strict_mode_val=*/0, /*data_prop_val=*/true);
-      pb::shape_inference::InferShapes(model, pb::OpSchemaRegistry::Instance(), inference);
+      for (int round = 0; round < kFoldRounds; ++round) {
+        if (round > 0 && fold::fold_constants(*model.mutable_graph(), unfolded) == 0) break;
+        pb::shape_inference::InferShapes(model, pb::OpSchemaRegistry::Instance(), inference);
+      }
     } catch (const std::bad_alloc&) {
       throw;
     } catch (const std::exception& e) {
@@ -151,6 +458,7 @@ class Importer {
       if (auto end = what.find('\n'); end != std::string::npos) what.resize(end);
       return fail("shape inference failed: " + escaped(what));
     }
+    for (auto& [i, node] : unfolded) *model.mutable_graph()->mutable_node(i) = std::move(node);
     if (!options_.device.empty() && options_.align) {
       imported_.schedule.devices.push_back(Device{.name = options_.device, .align = *options_.align});
     }

@@ -200,6 +200,38 @@ def scan():
     save("scan", graph)
 
 
+def fold():
+    """Shapes computed by nodes, as torch exports them: folded for shape inference, kept as kernels."""
+    def const(name, values):
+        return helper.make_node("Constant", [], [name], value=numpy_helper.from_array(np.array(values, dtype=np.int64)))
+    nodes = [
+        # Expand(x, Where(Equal(ConstantOfShape([3]) * -1, -1), ConstantOfShape([3]), [2, -1, -1]))
+        const("three", [3]),
+        helper.make_node("ConstantOfShape", ["three"], ["ones"],
+                         value=numpy_helper.from_array(np.array([1], dtype=np.int64))),
+        const("minus_one", -1),
+        helper.make_node("Mul", ["ones", "minus_one"], ["negated"]),
+        const("wanted", [2, -1, -1]),
+        helper.make_node("Equal", ["wanted", "negated"], ["keep"]),
+        helper.make_node("Where", ["keep", "ones", "wanted"], ["expand_shape"]),
+        helper.make_node("Expand", ["x", "expand_shape"], ["expanded"]),
+        # Reshape(expanded, Concat(Unsqueeze(Gather(Shape(expanded), 0)), [-1])) / 2 heads
+        helper.make_node("Shape", ["expanded"], ["shape"]),
+        const("zero", 0),
+        helper.make_node("Gather", ["shape", "zero"], ["batch"]),
+        const("two", 2),
+        helper.make_node("Div", ["batch", "two"], ["half"]),
+        const("axes", [0]),
+        helper.make_node("Unsqueeze", ["half", "axes"], ["half_1d"]),
+        const("rest", [-1]),
+        helper.make_node("Concat", ["half_1d", "rest"], ["new_shape"], axis=0),
+        helper.make_node("Reshape", ["expanded", "new_shape"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "fold", [helper.make_tensor_value_info("x", F, [1, 4, 8])], [helper.make_tensor_value_info("y", F, [1, 64])])
+    save("fold", graph)
+
+
 def external(name, write_data):
     """A weight kept as external data: its file is looked for, never read."""
     w = weight("w", 16, 16)
@@ -286,6 +318,7 @@ def main():
     loop()
     if_()
     scan()
+    fold()
     external("external", write_data=True)
     bad_models()
 
