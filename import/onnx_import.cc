@@ -230,6 +230,103 @@ std::int64_t element(const Tensor& t, const std::vector<std::int64_t>& shape, st
   return t.values[static_cast<std::size_t>(offset)];
 }
 
+// The row-major strides of a shape.
+std::vector<std::int64_t> strides_of(const std::vector<std::int64_t>& dims) {
+  std::vector<std::int64_t> strides(dims.size(), 1);
+  for (std::size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * dims[i];
+  return strides;
+}
+
+// The elements of t picked by `picks` (one list of indices per axis), in
+// row-major order of the picks.
+Tensor gather_axes(const Tensor& t, const std::vector<std::vector<std::int64_t>>& picks) {
+  Tensor out;
+  out.dtype = t.dtype;
+  std::int64_t count = 1;
+  for (const auto& p : picks) {
+    out.dims.push_back(static_cast<std::int64_t>(p.size()));
+    count *= static_cast<std::int64_t>(p.size());
+  }
+  const std::vector<std::int64_t> strides = strides_of(t.dims);
+  for (std::int64_t i = 0; i < count; ++i) {
+    std::int64_t rest = i;
+    std::int64_t offset = 0;
+    for (std::size_t axis = picks.size(); axis-- > 0;) {
+      const auto n = static_cast<std::int64_t>(picks[axis].size());
+      offset += picks[axis][static_cast<std::size_t>(rest % n)] * strides[axis];
+      rest /= n;
+    }
+    out.values.push_back(t.values[static_cast<std::size_t>(offset)]);
+  }
+  return out;
+}
+
+// ONNX's Reshape of t to `shape` (0 keeps a dimension, -1 takes the rest).
+std::optional<Tensor> reshape(const Tensor& t, const std::vector<std::int64_t>& shape) {
+  Tensor out = t;
+  out.dims.clear();
+  std::int64_t known = 1;
+  int unknown = -1;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    std::int64_t d = shape[i];
+    if (d == 0) {
+      if (i >= t.dims.size()) return std::nullopt;
+      d = t.dims[i];
+    }
+    if (d == -1) {
+      if (unknown >= 0) return std::nullopt;
+      unknown = static_cast<int>(i);
+      d = 1;
+    } else if (d < 0 || d > kMaxElements) {
+      return std::nullopt;
+    }
+    known *= d;
+    if (known > kMaxElements) return std::nullopt;
+    out.dims.push_back(d);
+  }
+  const auto count = static_cast<std::int64_t>(t.values.size());
+  if (unknown >= 0) {
+    if (known == 0 || count % known != 0) return std::nullopt;
+    out.dims[static_cast<std::size_t>(unknown)] = count / known;
+  } else if (known != count) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+// ONNX's Slice (opset 10 on: starts, ends, axes, steps as inputs).
+std::optional<Tensor> slice(const Tensor& t, const std::vector<const Tensor*>& in) {
+  const std::size_t rank = t.dims.size();
+  std::vector<std::vector<std::int64_t>> picks(rank);
+  for (std::size_t a = 0; a < rank; ++a) {
+    for (std::int64_t i = 0; i < t.dims[a]; ++i) picks[a].push_back(i);
+  }
+  const std::vector<std::int64_t>& starts = in[1]->values;
+  const std::vector<std::int64_t>& ends = in[2]->values;
+  if (starts.size() != ends.size()) return std::nullopt;
+  for (std::size_t k = 0; k < starts.size(); ++k) {
+    std::int64_t axis = in.size() > 3 ? (k < in[3]->values.size() ? in[3]->values[k] : -1000) : static_cast<std::int64_t>(k);
+    const std::int64_t step = in.size() > 4 ? (k < in[4]->values.size() ? in[4]->values[k] : 0) : 1;
+    if (axis < 0) axis += static_cast<std::int64_t>(rank);
+    if (axis < 0 || axis >= static_cast<std::int64_t>(rank) || step == 0) return std::nullopt;
+    const std::int64_t n = t.dims[static_cast<std::size_t>(axis)];
+    auto clamp = [&](std::int64_t v, std::int64_t lo, std::int64_t hi) {
+      if (v < 0) v = v < -n ? lo : v + n;
+      return std::min(std::max(v, lo), hi);
+    };
+    std::vector<std::int64_t> pick;
+    if (step > 0) {
+      for (std::int64_t i = clamp(starts[k], 0, n), e = clamp(ends[k], 0, n); i < e; i += step) pick.push_back(i);
+    } else {
+      for (std::int64_t i = clamp(starts[k], -1, n - 1), e = clamp(ends[k], -1, n - 1); i > e; i += step) {
+        pick.push_back(i);
+      }
+    }
+    picks[static_cast<std::size_t>(axis)] = std::move(pick);
+  }
+  return gather_axes(t, picks);
+}
+
 // The output of the node from its inputs, when it is an op folded here.
 std::optional<Tensor> evaluate(const pb::NodeProto& node, const std::vector<const Tensor*>& in) {
   const std::string& op = node.op_type();
@@ -296,12 +393,47 @@ std::optional<Tensor> evaluate(const pb::NodeProto& node, const std::vector<cons
     }
     return out;
   }
-  if (op == "Div" && in.size() == 2) {
+  if (op == "Reshape" && in.size() == 2) return reshape(*in[0], in[1]->values);
+  if (op == "Slice" && in.size() >= 3) return slice(*in[0], in);
+  if (op == "Transpose" && in.size() == 1) {
+    const std::size_t rank = in[0]->dims.size();
+    std::vector<std::int64_t> perm;
+    for (const pb::AttributeProto& a : node.attribute()) {
+      if (a.name() == "perm") perm.assign(a.ints().begin(), a.ints().end());
+    }
+    if (perm.empty()) {
+      for (std::size_t i = rank; i-- > 0;) perm.push_back(static_cast<std::int64_t>(i));
+    }
+    if (perm.size() != rank) return std::nullopt;
+    // Output index (i_0, ..., i_r) reads input index with axis perm[k] at i_k.
+    const std::vector<std::int64_t> strides = strides_of(in[0]->dims);
+    Tensor out;
+    out.dtype = in[0]->dtype;
+    std::vector<bool> seen(rank, false);
+    for (std::int64_t p : perm) {
+      if (p < 0 || p >= static_cast<std::int64_t>(rank) || seen[static_cast<std::size_t>(p)]) return std::nullopt;
+      seen[static_cast<std::size_t>(p)] = true;
+      out.dims.push_back(in[0]->dims[static_cast<std::size_t>(p)]);
+    }
+    const auto count = static_cast<std::int64_t>(in[0]->values.size());
+    for (std::int64_t i = 0; i < count; ++i) {
+      std::int64_t rest = i;
+      std::int64_t offset = 0;
+      for (std::size_t k = rank; k-- > 0;) {
+        const std::int64_t d = out.dims[k];
+        offset += (rest % d) * strides[static_cast<std::size_t>(perm[k])];
+        rest /= d;
+      }
+      out.values.push_back(in[0]->values[static_cast<std::size_t>(offset)]);
+    }
+    return out;
+  }
+  if ((op == "Div" || op == "Mod") && in.size() == 2) {
     for (std::int64_t v : in[1]->values) {
       if (v == 0) return std::nullopt;
     }
   }
-  const bool binary = op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Equal";
+  const bool binary = op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Mod" || op == "Equal";
   if ((binary && in.size() == 2) || (op == "Where" && in.size() == 3)) {
     std::optional<std::vector<std::int64_t>> shape = broadcast(in);
     if (!shape) return std::nullopt;
@@ -319,9 +451,11 @@ std::optional<Tensor> evaluate(const pb::NodeProto& node, const std::vector<cons
         r = a != 0 ? b : element(*in[2], *shape, i);
       } else if (op == "Equal") {
         r = a == b;
-      } else if (op == "Div") {
+      } else if (op == "Div" || op == "Mod") {
         if (a == INT64_MIN && b == -1) return std::nullopt;
-        r = a / b;
+        r = op == "Div" ? a / b : a % b;
+        // Mod (fmod 0) takes the sign of the divisor.
+        if (op == "Mod" && r != 0 && ((r < 0) != (b < 0))) r += b;
       } else {
         std::int64_t v = 0;
         const bool overflow = op == "Add"   ? __builtin_add_overflow(a, b, &v)
@@ -430,7 +564,7 @@ struct Scope {
 };
 
 // Rounds of shape inference and folding at most.
-constexpr int kFoldRounds = 8;
+constexpr int kFoldRounds = 64;
 
 class Importer {
  public:

@@ -226,9 +226,25 @@ def fold():
         const("rest", [-1]),
         helper.make_node("Concat", ["half_1d", "rest"], ["new_shape"], axis=0),
         helper.make_node("Reshape", ["expanded", "new_shape"], ["y"]),
+        # Pad(z, Cast(Mod(Slice(Reshape(Transpose([[0, 1], [0, 2]]), [-1]), reversed), 3))) as torch pads windows
+        const("pairs", [[0, 1], [0, 2]]),
+        helper.make_node("Transpose", ["pairs"], ["columns"], perm=[1, 0]),
+        const("flat", [-1]),
+        helper.make_node("Reshape", ["columns", "flat"], ["flat_pairs"]),
+        const("start", [-1]),
+        const("end", [-1000]),
+        const("axis0", [0]),
+        const("back", [-1]),
+        helper.make_node("Slice", ["flat_pairs", "start", "end", "axis0", "back"], ["reversed"]),
+        const("three_1d", [3]),
+        helper.make_node("Mod", ["reversed", "three_1d"], ["mod"]),
+        helper.make_node("Cast", ["mod"], ["pads"], to=TensorProto.INT64),
+        helper.make_node("Pad", ["z", "pads"], ["padded"], mode="constant"),
     ]
     graph = helper.make_graph(
-        nodes, "fold", [helper.make_tensor_value_info("x", F, [1, 4, 8])], [helper.make_tensor_value_info("y", F, [1, 64])])
+        nodes, "fold",
+        [helper.make_tensor_value_info("x", F, [1, 4, 8]), helper.make_tensor_value_info("z", F, [1, 4])],
+        [helper.make_tensor_value_info("y", F, None), helper.make_tensor_value_info("padded", F, None)])
     save("fold", graph)
 
 
