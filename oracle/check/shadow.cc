@@ -283,7 +283,8 @@ class Runner {
 
   // The buffers a kernel's `inplace=OUT:IN` hands bytes between in this
   // call: OUT claims here, and its bytes start where IN's do, in IN's arena,
-  // and end within them. IN then keeps only its bytes past OUT's.
+  // and end within them. IN then keeps only its bytes past OUT's (and when
+  // this call is IN's first use too, claims only those).
   void note_handed(const Entry& call) {
     handed_.clear();
     for (const InPlace& pair : call.inplace()) {
@@ -292,19 +293,23 @@ class Runner {
       if (o == kUntracked || i == kUntracked) continue;
       const Tracked& out = tracked_[o];
       const Tracked& in = tracked_[i];
-      if (out.claimed_in != 0 || in.claimed_in == 0 || out.arena != in.arena) continue;
+      if (out.claimed_in != 0 || out.arena != in.arena) continue;
       if (out.begin != in.begin || out.end > in.end) continue;
       handed_.push_back({i, out.end});
     }
   }
 
-  // Whether buffer t holds the bytes it must hold in this call.
-  bool holds(std::size_t t, const Entry* call) {
+  // The first byte buffer t must hold in this call: past OUT's where t is
+  // the input an in-place pair hands over.
+  Bytes held_from(std::size_t t) const {
     for (const Handed& h : handed_) {
-      if (h.in == t) return owns_from(t, h.from, call);
+      if (h.in == t) return h.from;
     }
-    return owns_all(t, call);
+    return tracked_[t].begin;
   }
+
+  // Whether buffer t holds the bytes it must hold in this call.
+  bool holds(std::size_t t, const Entry* call) { return owns_from(t, held_from(t), call); }
 
   // One call: claims for first uses, checks for later ones, then checks that
   // every buffer the call uses still owns all its bytes after the claims.
@@ -326,7 +331,7 @@ class Runner {
         if (!inside_arena(t, &call)) return false;
         b.claimed_in = calls_;
         record(b.claim, &call);
-        shadows_[b.arena].claim(b.begin, b.end, t);
+        shadows_[b.arena].claim(held_from(t), b.end, t);
         claimed = true;
       } else if (!holds(t, &call)) {
         return false;

@@ -132,6 +132,21 @@ place o arena0 0
   EXPECT_FALSE(r.clobber.has_value()) << r.clobber->message();
 }
 
+TEST(ShadowV2, AnInPlaceKernelThatUsesItsInputFirstHandsItsBytesOver) {
+  // IN's first and last use is the kernel that writes OUT over it, in either
+  // order of the arguments; OUT smaller, so IN keeps its tail.
+  for (const char* kernel : {"kernel k i o inplace=o:i", "kernel k o i inplace=o:i"}) {
+    const ShadowRun r = run(std::string("schedule v2\nbuffer i CPU float32 600\nbuffer o CPU float32 256\n") +
+                                kernel + "\nkernel use o\n",
+                            R"(plan v1
+arena arena0 CPU 768
+place i arena0 0
+place o arena0 0
+)");
+    EXPECT_FALSE(r.clobber.has_value()) << kernel << ": " << r.clobber->message();
+  }
+}
+
 TEST(ShadowV2, ReadingTheInputAfterAnInPlaceKernelIsAClobber) {
   const ShadowRun r = run(R"(schedule v2
 buffer i CPU float32 1024
