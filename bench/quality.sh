@@ -11,8 +11,10 @@
 #
 # Instances: corpus/schedules, corpus/intervals when present, the
 # model-shaped schedules (`planck generate KIND`, a few sizes and seeds
-# each, written under the output folder), and ../shared/intervals and
-# ../shared/minimalloc when present. Each is planned by every planner
+# each, written under the output folder), ../shared/intervals and
+# ../shared/minimalloc when present, and the real networks bench/onnx.sh
+# imports (build/onnx/schedules, at batch 1 and 32, and with --inplace)
+# when it has run. Each is planned by every planner
 # (`planck stats --json`, which also checks each plan) and bounded by the
 # oracle (`planck oracle --json --time S`).
 #
@@ -23,6 +25,7 @@
 #   --table FILE  the markdown table (default docs/quality.md)
 #   --svg FILE    the chart (default docs/quality.svg; needs python3-matplotlib;
 #                 PYTHON=... names the interpreter)
+#   --onnx DIR    the output folder of bench/onnx.sh (default build/onnx)
 #
 # It keeps a core busy for a minute or two: on a shared machine run it as
 # `nice -n 15 bench/quality.sh`. Exit 1 when a plan fails the checker; 2 on
@@ -38,6 +41,7 @@ seeds=2
 out=$root/build/quality
 table=$root/docs/quality.md
 svg=$root/docs/quality.svg
+onnx=$root/build/onnx
 
 usage() {
   sed -n '2,/^$/s/^# \{0,1\}//p' "$0" >&2
@@ -51,6 +55,7 @@ while [[ $# -gt 0 ]]; do
     --out) out=${2:?--out needs a folder}; shift 2 ;;
     --table) table=${2:?--table needs a file}; shift 2 ;;
     --svg) svg=${2:?--svg needs a file}; shift 2 ;;
+    --onnx) onnx=${2:?--onnx needs a folder}; shift 2 ;;
     -h|--help) usage ;;
     *) echo "quality.sh: unknown option $1" >&2; usage ;;
   esac
@@ -119,8 +124,14 @@ done
 add_group "corpus intervals" "$root"/corpus/intervals/*.csv
 add_group "shared intervals" "$shared"/intervals/*.csv
 add_group "minimalloc" "$shared"/minimalloc/*.csv
+add_group "onnx batch 1" "$onnx"/schedules/*-b1.sched
+add_group "onnx batch 32" "$onnx"/schedules/*-b32.sched
+add_group "onnx --inplace" "$onnx"/schedules-inplace/*.sched
 
-mapfile -t planners < <("$planck" planners --json | python3 -c 'import json,sys; print("\n".join(p["name"] for p in json.load(sys.stdin)))')
+# `planck planners --json` is one object whose `planners` lists them.
+mapfile -t planners < <("$planck" planners --json - |
+  python3 -c 'import json,sys; print("\n".join(p["name"] for p in json.load(sys.stdin)["planners"]))')
+[[ ${#planners[@]} -gt 0 ]] || { echo "quality.sh: planck planners --json listed no planner" >&2; exit 2; }
 mapfile -t files < <(cut -f2 "$instances")
 echo "quality.sh: ${#files[@]} instances, planners ${planners[*]}, oracle ${time} s each" >&2
 

@@ -117,6 +117,13 @@ def table(rows, planners, timeout, seeds):
         "their alignment-1 optimum count against the lower bound only. "
         f"Model shapes: {seeds} seed(s) of each size in bench/quality.sh."
     )
+    if any(r["group"].startswith("onnx") for r in rows):
+        out.append("")
+        out.append(
+            "`onnx`: real networks imported by bench/onnx.sh (docs/onnx-networks.md has each one). The lower bound "
+            "and the optimum leave in-place sharing out, so on `onnx --inplace` the planners that use the "
+            "`inplace=` declarations (bysize, and best and optimal through it) go below 1."
+        )
     return "\n".join(out) + "\n"
 
 

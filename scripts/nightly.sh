@@ -11,6 +11,7 @@
 #                                               # [--persistent], --planner-lib PATH;
 #                                               # a library is fuzzed in-process too)
 #
+# verify also judges the ONNX networks bench/onnx.sh imported, when present.
 # The budget is shared: a quarter for verify, nearly half for the fuzz
 # targets, the rest for the properties and the oracle. Building comes before
 # it (the programs the run uses and no more, through ccache when it is
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --minutes) [ $# -ge 2 ] || usage; minutes=$2; shift 2 ;;
     --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) planner+=("$1"); shift ;;
   esac
 done
@@ -69,7 +70,7 @@ properties=build/dev/properties/properties_test
 # runs from.
 fuzz_bin=$out/bin
 fast_targets=(fuzz_planners)
-targets=(fuzz_schedule fuzz_plan fuzz_intervals fuzz_planners fuzz_tlsf fuzz_oracle)
+targets=(fuzz_schedule fuzz_plan fuzz_intervals fuzz_planners fuzz_tlsf fuzz_oracle fuzz_import)
 [ -n "$lib" ] && targets+=(fuzz_planner_lib)
 asan_targets=()
 for t in "${targets[@]}"; do [[ " ${fast_targets[*]} " == *" $t "* ]] || asan_targets+=("$t"); done
@@ -122,6 +123,17 @@ log "budget ${budget}s: verify $(share 0.25)s, fuzzing $(share 0.45)s, propertie
 verify_end=$(($(date +%s) + $(share 0.25)))
 seed=1
 corpus=()
+# The real networks bench/onnx.sh imports (PLANCK_ONNX_DIR, default
+# build/onnx), when it has run: judged after the corpus.
+onnx_dir=${PLANCK_ONNX_DIR:-$root/build/onnx}
+onnx_folders=()
+for d in "$onnx_dir/schedules" "$onnx_dir/schedules-inplace"; do
+  compgen -G "$d/*.sched" >/dev/null && onnx_folders+=("$d")
+done
+if [ ${#onnx_folders[@]} -gt 0 ]; then
+  corpus=(--corpus "$root/corpus/schedules" "$root/corpus/regressions" "${onnx_folders[@]}")
+  log "verify also judges the networks of ${onnx_folders[*]}"
+fi
 while left=$((verify_end - $(date +%s))); [ "$left" -gt 0 ] && [ "$seed" -le 5 ]; do
   log "verify ${planner[*]} (seed $seed) for ${left}s"
   "$planck" verify "${planner[@]}" "${corpus[@]}" --time "$left" --shrink-time $((left / 3 + 1)) \
