@@ -365,10 +365,15 @@ std::optional<Tensor> evaluate(const pb::NodeProto& node, const std::vector<cons
     out.dtype = static_cast<int>(to);
     return out;
   }
-  // Reshaping ops on the values as they are: 1-D in, 1-D or scalar out.
-  if ((op == "Unsqueeze" || op == "Squeeze") && !in.empty() && in[0]->values.size() == 1) {
+  // A scalar made a vector of one and back, as shapes are built.
+  if (op == "Unsqueeze" && in[0]->dims.empty()) {
     Tensor out = *in[0];
-    out.dims = op == "Unsqueeze" ? std::vector<std::int64_t>{1} : std::vector<std::int64_t>{};
+    out.dims = {1};
+    return out;
+  }
+  if (op == "Squeeze" && in[0]->dims == std::vector<std::int64_t>{1}) {
+    Tensor out = *in[0];
+    out.dims.clear();
     return out;
   }
   if (op == "Concat" && attr_int("axis", 0) == 0) {
@@ -582,7 +587,8 @@ class Importer {
     try {
       pb::ShapeInferenceOptions inference(/*check_type_val=*/false, /*strict_mode_val=*/0, /*data_prop_val=*/true);
       for (int round = 0; round < kFoldRounds; ++round) {
-        if (round > 0 && fold::fold_constants(*model.mutable_graph(), unfolded) == 0) break;
+        const int folded = fold::fold_constants(*model.mutable_graph(), unfolded);
+        if (round > 0 && folded == 0) break;
         pb::shape_inference::InferShapes(model, pb::OpSchemaRegistry::Instance(), inference);
       }
     } catch (const std::bad_alloc&) {
