@@ -224,6 +224,9 @@ def plan(text, bug=None, lanes=False):
         if "output" in words or ("state" in words and bug != "state-temporary"):
             last[name] = len(s.entries) - 1
 
+    # Where each buffer is planned: its device, and its lane there.
+    lane = {name: (storage[name].device, "copy" if lanes and name in s.copied else "compute") for name in order}
+
     # In-place pairs that may share bytes (SPEC section 10), both ways round.
     partners = {name: [] for name in order}
     for at, entry in enumerate(s.entries):
@@ -234,15 +237,12 @@ def plan(text, bug=None, lanes=False):
             if (first[out] == at and (last[inp] == at or bug == "inplace-read")
                     and not ({"output", "state"} & i.words or {"input", "state"} & o.words)
                     and (bug == "inplace-view" or not {out, inp} & entry.viewed)
-                    and o.device == i.device and o.phase == i.phase and o.size <= i.size):
+                    and lane[out] == lane[inp] and o.phase == i.phase and o.size <= i.size):
                 partners[out].append(inp)
                 partners[inp].append(out)
 
     def align(device):
         return DEFAULT_ALIGN if bug == "align256" else s.devices.get(device, {}).get("align", DEFAULT_ALIGN)
-
-    # Where each buffer is planned: its device, and its lane there.
-    lane = {name: (storage[name].device, "copy" if lanes and name in s.copied else "compute") for name in order}
 
     placed = {}  # name -> (place, rounded size)
     for name in order:
