@@ -35,6 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.planned_inputs = (data[0] & 2) != 0;
     if ((data[0] & 4) != 0) options.align = 64;
     if ((data[0] & 8) != 0) options.dims["batch"] = 3;
+    if ((data[0] & 16) != 0) options.max_dim = 5;
   }
   auto imported = onnx_import::import_model(bytes, options, "fuzz.onnx");
   if (!imported) {

@@ -743,11 +743,13 @@ class Importer {
     if (producer && std::find(kDataDependentOps.begin(), kDataDependentOps.end(), producer->op_type()) !=
                         kDataDependentOps.end()) {
       return fmt::format("value {} of {} has a data-dependent shape (dimension {} of {} is known only when the "
-                         "model runs); export the model with that size fixed",
+                         "model runs); give it an upper bound with --max-dim N, or export the model with that size "
+                         "fixed",
                          quote(name), describe(*producer), index, rank);
     }
-    return fmt::format("shape inference cannot fix dimension {} of value {}{} (rank {}); the import needs static "
-                       "shapes: export the model with fixed sizes, or fix its symbolic dimensions with --dim NAME=N",
+    return fmt::format("shape inference cannot fix dimension {} of value {}{} (rank {}); give it an upper bound "
+                       "with --max-dim N, fix the symbolic dimensions it depends on with --dim NAME=N, or export "
+                       "the model with fixed sizes",
                        index, quote(name), producer ? " of " + describe(*producer) : "", rank);
   }
 
@@ -783,8 +785,14 @@ class Importer {
     const int rank = tensor.shape().dim_size();
     for (int i = 0; i < rank; ++i) {
       const pb::TensorShapeProto_Dimension& d = tensor.shape().dim(i);
-      if (!d.has_dim_value()) return fail(unknown_dim(name, d, i, rank));
-      dims.push_back(d.dim_value());
+      if (d.has_dim_value()) {
+        dims.push_back(d.dim_value());
+      } else if (options_.max_dim && !(d.has_dim_param() && symbols_.contains(d.dim_param()))) {
+        if (*options_.max_dim >= kMaxBytes) return fail("--max-dim is at or above 2^62");
+        dims.push_back(static_cast<std::int64_t>(*options_.max_dim));
+      } else {
+        return fail(unknown_dim(name, d, i, rank));
+      }
     }
     PLANCK_ASSIGN(const Bytes bytes, byte_size(name, dims, dtype));
     return add_storage(name, kind, dtype, bytes, /*held=*/false);

@@ -31,6 +31,10 @@ struct ImportOptions {
   std::string device = "CPU";
   // A `device` line with this align, when given.
   std::optional<Bytes> align;
+  // Every dimension shape inference leaves open that is no symbolic
+  // dimension of the model (a NonZero's count, a Loop's trips) takes this
+  // size, an upper bound (--max-dim N); none: such a dimension is an error.
+  std::optional<std::uint64_t> max_dim;
   // Graph inputs as planned `input` buffers instead of `param`.
   bool planned_inputs = false;
   // `inplace=OUT:IN` on the ops of inplace_ops().

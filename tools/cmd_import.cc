@@ -1,4 +1,4 @@
-// planck import MODEL.onnx [-o OUT.sched] [--dim NAME=N]... [--device DEV] [--align A]
+// planck import MODEL.onnx [-o OUT.sched] [--dim NAME=N]... [--max-dim N] [--device DEV] [--align A]
 //                          [--planned-inputs] [--inplace]
 
 #include <fmt/format.h>
@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct ImportArgs {
   std::vector<std::string> dims;
   std::string device = "CPU";
   std::uint64_t align = 0;  // 0: none given
+  std::optional<std::uint64_t> max_dim;
   bool planned_inputs = false;
   bool inplace = false;
   OutputOptions out;
@@ -53,6 +55,7 @@ onnx_import::ImportOptions import_options(const ImportArgs& args) {
     }
     o.align = args.align;
   }
+  o.max_dim = args.max_dim;
   o.planned_inputs = args.planned_inputs;
   o.inplace = args.inplace;
   if (args.model != kStandardInput) {
@@ -98,6 +101,11 @@ void add_import_command(CLI::App& app) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--device", args->device, "the device of every storage (default CPU)");
   cmd->add_option("--align", args->align, "a `device` line with this align, a power of two")->check(whole_number());
+  cmd->add_option_function<std::uint64_t>(
+         "--max-dim", [args](std::uint64_t n) { args->max_dim = n; },
+         "N: every dimension shape inference leaves open and the model does not name (a NonZero's count) takes N, "
+         "an upper bound")
+      ->check(whole_number());
   cmd->add_flag("--planned-inputs", args->planned_inputs, "graph inputs as planned `input` buffers, not param");
   cmd->add_flag("--inplace", args->inplace,
                 "declare inplace=OUT:IN on the elementwise ops ONNX Runtime runs in place (see docs/commands.md)");

@@ -272,6 +272,14 @@ def external(name, write_data):
         os.remove(data)
 
 
+def data_dependent(name, args):
+    """NonZero's count is known only when the model runs: --max-dim bounds it."""
+    nodes = [helper.make_node("NonZero", ["x"], ["nz"], name="nonzero"), helper.make_node("Neg", ["nz"], ["y"])]
+    save(name, helper.make_graph(
+        nodes, name, [helper.make_tensor_value_info("x", F, [4])],
+        [helper.make_tensor_value_info("y", TensorProto.INT64, [1, None])]), args)
+
+
 def bad_models():
     with open(os.path.join(HERE, "bad_not_onnx.onnx"), "w") as f:
         f.write("schedule v1\nbuffer x CPU float32 4\n")
@@ -285,10 +293,7 @@ def bad_models():
 
     dims("bad_symbolic", None)
 
-    nodes = [helper.make_node("NonZero", ["x"], ["nz"], name="nonzero"), helper.make_node("Neg", ["nz"], ["y"])]
-    save("bad_data_dependent", helper.make_graph(
-        nodes, "bad_data_dependent", [helper.make_tensor_value_info("x", F, [4])],
-        [helper.make_tensor_value_info("y", TensorProto.INT64, [1, None])]))
+    data_dependent("bad_data_dependent", None)
 
     nodes = [helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")]
     save("bad_no_shape", helper.make_graph(
@@ -335,6 +340,7 @@ def main():
     if_()
     scan()
     fold()
+    data_dependent("data_dependent_bound", "--max-dim 4")
     external("external", write_data=True)
     bad_models()
 
