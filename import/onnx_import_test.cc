@@ -71,3 +71,19 @@ TEST(OnnxImport, SizesAtOrAbove2To62AreAnError) {
 
 }  // namespace
 }  // namespace planck::onnx_import
+
+namespace planck::onnx_import {
+namespace {
+
+TEST(OnnxImport, TheReadmeAndTheManualListEveryInPlaceOp) {
+  for (const char* doc : {"README.md", "docs/onnx.md"}) {
+    Result<FileText> text = read_file((std::filesystem::path(PLANCK_SOURCE_DIR) / doc).string());
+    ASSERT_TRUE(text.ok()) << doc;
+    for (std::string_view op : inplace_ops()) {
+      EXPECT_NE(text->view().find(op), std::string_view::npos) << doc << " does not name " << op;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace planck::onnx_import
