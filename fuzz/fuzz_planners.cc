@@ -58,6 +58,13 @@ struct Named {
   std::unique_ptr<Planner> planner;
 };
 
+// The features of the schedules generated: every one, or those the planner
+// library supports.
+gen::Features& generated_features() {
+  static gen::Features features;
+  return features;
+}
+
 // The planners that plan each input, made once per process: the library, or
 // every planner of the registry but best, which plans nothing of its own.
 const std::vector<Named>& planners() {
@@ -75,6 +82,13 @@ const std::vector<Named>& planners() {
       std::exit(2);
     }
     std::string name(lib.value()->name());
+    // Schedules of the features the library says it supports only.
+    const Result<gen::Features> supported = gen::parse_features(lib.value()->claimed_features().value_or("v1"));
+    if (!supported) {
+      std::fprintf(stderr, "fuzz_planner_lib: planck_planner_features(): %s\n", supported.error().message().c_str());
+      std::exit(2);
+    }
+    generated_features() = *supported;
     out.push_back({std::move(name), std::move(lib).value()});
 #else
     for (const std::string& name : planner_names()) {
@@ -114,6 +128,9 @@ Result<Plan> examine(std::string_view name, Result<Plan> planned, const harness:
   }
   harness::Verdict v = judge.judge(std::move(planned));
   if (v.failed()) fail(name, v.kind, v.explanation, s);
+  // A refusal the judge accepts: no device with a capacity could take the
+  // buffers side by side.
+  if (!v.plan) return Error{"", v.note, kOverCapacity};
   return std::move(*v.plan);
 }
 
@@ -139,13 +156,14 @@ void check_rewrite(std::string_view name, const Plan& plan, const harness::Sched
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   gen::ByteChoices choices(std::span<const std::uint8_t>(data, size));
+  const std::vector<Named>& all = planners();
   gen::ScheduleOptions options;
+  options.features = generated_features();
   // Up to 64 top-level entries (40 at size 100).
   options.size = choices.between(1, 160);
   const Schedule s = gen::generate_schedule(choices, options);
 
   const harness::ScheduleJudge judge(s);
-  const std::vector<Named>& all = planners();
   std::vector<Result<Plan>> results;
   results.reserve(all.size());
   std::vector<const Result<Plan>*> judged;
@@ -157,11 +175,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // The rewrite (rule 8) is the same code whoever planned, so one plan of
   // each input is rewritten: the one the input's next byte chooses.
   const std::size_t rewritten = choices.below(all.size());
-  check_rewrite(all[rewritten].name, *results[rewritten], judge, s);
+  if (results[rewritten]) check_rewrite(all[rewritten].name, *results[rewritten], judge, s);
 #ifndef PLANCK_FUZZ_PLANNER_LIB
   // best's plan is the candidate's plan it chooses, judged above; what is
   // left to check is that no candidate's plan has fewer arena bytes.
-  // Every result is a plan here: a planner's error has failed the input.
+  // Every result is a plan here, or a refusal to pass a capacity the judge
+  // accepted; a planner's other errors have failed the input.
   std::vector<std::string> names;
   std::vector<Result<Plan>> candidates;
   for (const std::string& name : best_candidates()) {
@@ -175,8 +194,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::size_t chosen = best_of(candidates);
     if (chosen >= candidates.size()) fail("best", "best-chooses-none", "best chooses no candidate", s);
     // The generated schedules keep each total below 2^62.
-    const Bytes kept = *arena_total(*candidates[chosen]);
+    const bool planned = candidates[chosen].ok();
+    const Bytes kept = planned ? *arena_total(*candidates[chosen]) : 0;
     for (std::size_t i = 0; i < candidates.size(); ++i) {
+      if (!candidates[i]) continue;
+      if (!planned) fail("best", "best-not-least", "best refuses though " + names[i] + " plans", s);
       const Bytes total = *arena_total(*candidates[i]);
       if (total < kept) {
         fail("best", "best-not-least",

@@ -1,5 +1,7 @@
 #include "gen/features.h"
 
+#include <fmt/format.h>
+
 #include <set>
 #include <string>
 #include <vector>
@@ -24,6 +26,12 @@ constexpr FeatureSwitch kSwitches[] = {
     {"huge", "sizes of 2^40 bytes and more, up to near 2^62", &Features::huge_sizes},
     {"copies", "copy calls", &Features::copies},
     {"unused", "declarations that no entry takes", &Features::unused_storage},
+    {"align", "device lines with an align other than 256", &Features::align, true},
+    {"capacity", "device lines with a capacity", &Features::capacity, true},
+    {"inputs", "planned inputs (buffers marked input)", &Features::inputs, true},
+    {"outputs", "planned outputs (buffers marked output)", &Features::outputs, true},
+    {"state", "state (buffers marked state)", &Features::state, true},
+    {"inplace", "in-place kernels (inplace=OUT:IN)", &Features::inplace, true},
 };
 
 void entries_use(const std::vector<Entry>& body, Features& used) {
@@ -31,6 +39,7 @@ void entries_use(const std::vector<Entry>& body, Features& used) {
     used.range_loops |= e.kind == Entry::Kind::Range;
     used.flag_loops |= e.kind == Entry::Kind::Loop;
     used.copies |= e.kind == Entry::Kind::Copy;
+    used.inplace |= !e.inplace().empty();
     entries_use(e.body(), used);
   }
 }
@@ -74,9 +83,80 @@ Features used_features(const Schedule& s) {
     used.zero_bytes |= st.bytes == 0;
     used.huge_sizes |= st.bytes >= kHugeBytes;
     used.unused_storage |= !taken[id];
+    used.inputs |= (st.io & kInput) != 0;
+    used.outputs |= (st.io & kOutput) != 0;
+    used.state |= (st.io & kState) != 0;
+  }
+  for (const Device& d : s.devices) {
+    used.align |= d.align != kPlaceAlign || !d.capacity;
+    used.capacity |= d.capacity.has_value();
   }
   used.several_devices = devices.size() > 1;
   return used;
+}
+
+Features v1_features() {
+  Features f;
+  for (const FeatureSwitch& sw : kSwitches) f.*sw.on = !sw.v2;
+  return f;
+}
+
+Features v1_only(Features f) {
+  for (const FeatureSwitch& sw : kSwitches) {
+    if (sw.v2) f.*sw.on = false;
+  }
+  return f;
+}
+
+Result<Features> parse_features(std::string_view list) {
+  Features f = no_features();
+  std::size_t words = 0;
+  while (true) {
+    const std::size_t comma = list.find(',');
+    const std::string_view word = list.substr(0, comma);
+    if (word.empty()) {
+      return Error{"", list.empty() && words == 0 ? std::string("an empty list of features")
+                                                  : std::string("an empty name in the list of features")};
+    }
+    ++words;
+    if (word == "none") {
+    } else if (word == "v1") {
+      f |= v1_features();
+    } else if (word == "v2") {
+      f = Features{};
+    } else {
+      const FeatureSwitch* found = nullptr;
+      for (const FeatureSwitch& sw : kSwitches) {
+        if (sw.name == word) found = &sw;
+      }
+      if (found == nullptr) {
+        std::string names = "v1, v2, none";
+        for (const FeatureSwitch& sw : kSwitches) names += ", " + std::string(sw.name);
+        return Error{"", fmt::format("no feature is named '{}' (the features: {})", word, names)};
+      }
+      f.*found->on = true;
+    }
+    if (comma == std::string_view::npos) return f;
+    list.remove_prefix(comma + 1);
+  }
+}
+
+std::string features_text(const Features& f) {
+  if (f == Features{}) return "v2";
+  Features v1 = v1_features();
+  const bool has_v1 = allows(f, v1);
+  std::string out = has_v1 ? "v1" : "";
+  for (const FeatureSwitch& sw : kSwitches) {
+    if (f.*sw.on && !(has_v1 && !sw.v2)) out += (out.empty() ? "" : ",") + std::string(sw.name);
+  }
+  return out.empty() ? "none" : out;
+}
+
+bool operator==(const Features& a, const Features& b) {
+  for (const FeatureSwitch& sw : kSwitches) {
+    if (a.*sw.on != b.*sw.on) return false;
+  }
+  return true;
 }
 
 bool allows(const Features& allowed, const Features& used) {

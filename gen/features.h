@@ -1,10 +1,12 @@
 #pragma once
-// The features of the schedule model (SPEC section 2) that a generated
+// The features of the schedule model (SPEC sections 2 and 10) that a generated
 // schedule may use, each behind a switch, and which of them a schedule uses.
 
 #include <span>
+#include <string>
 #include <string_view>
 
+#include "model/result.h"
 #include "model/schedule.h"
 
 namespace planck::gen {
@@ -29,6 +31,13 @@ struct Features {
   bool huge_sizes = true;       // sizes of kHugeBytes and more, up to near 2^62
   bool copies = true;           // copy calls
   bool unused_storage = true;   // declarations that no entry takes
+  // Model v2 (SPEC section 10).
+  bool align = true;            // `device` lines, with an align other than 256
+  bool capacity = true;         // `device` lines with a capacity
+  bool inputs = true;           // buffers marked `input`
+  bool outputs = true;          // buffers marked `output`
+  bool state = true;            // buffers marked `state`
+  bool inplace = true;          // kernels that declare `inplace=OUT:IN`
 };
 
 // A feature switch by name, for command lines (`--no-NAME`) and for tests
@@ -37,11 +46,33 @@ struct FeatureSwitch {
   std::string_view name;
   std::string_view description;
   bool Features::*on;
+  bool v2 = false;  // a feature of model v2 (SPEC section 10)
 };
 std::span<const FeatureSwitch> feature_switches();
 
 // Every switch off.
 Features no_features();
+
+// Every feature of model v1 on, every feature of v2 off: what a planner that
+// reads `schedule v1` only supports, and what one written elsewhere is taken
+// to support unless it says more.
+Features v1_features();
+
+// `f` with every feature of model v2 switched off.
+Features v1_only(Features f);
+
+// A list of features as `--features` and the C ABI's
+// planck_planner_features() give it: names of feature_switches(), and the
+// groups `v1` (every feature of v1) and `v2` (every feature), and `none`,
+// separated by commas; the features it names, no others. An empty list, or a word that
+// names nothing, is an error that names it.
+Result<Features> parse_features(std::string_view list);
+
+// The shortest list that parse_features reads back as `f`: `v2`, or `v1`
+// followed by the v2 features it has, or the names of its features.
+std::string features_text(const Features& f);
+
+bool operator==(const Features& a, const Features& b);
 
 // `a`, with every feature that `b` switches on switched on as well.
 Features& operator|=(Features& a, const Features& b);

@@ -46,6 +46,54 @@ range {
   EXPECT_EQ(on(used_by("schedule v1\nbuffer a CPU int8 256\nkernel k a\n")), "");
 }
 
+TEST(UsedFeatures, OfModelV2) {
+  EXPECT_EQ(on(used_by(R"(schedule v2
+device CPU align=64
+device GPU capacity=4096
+buffer x CPU int8 64 input
+buffer y CPU int8 64 output
+buffer kv GPU int8 64 state
+kernel relu y x inplace=y:x
+kernel step kv
+)")),
+            "devices align capacity inputs outputs state inplace");
+  // A device line with neither an align nor a capacity is a v2 line.
+  EXPECT_EQ(on(used_by("schedule v2\ndevice CPU\nbuffer a CPU int8 256\nkernel k a\n")), "align");
+  EXPECT_EQ(on(used_by("schedule v2\ndevice CPU align=256 capacity=512\nbuffer a CPU int8 256\nkernel k a\n")),
+            "capacity");
+}
+
+TEST(FeatureLists, ReadTheNamesAndTheGroups) {
+  EXPECT_EQ(on(*parse_features("v2")), on(Features{}));
+  EXPECT_EQ(on(*parse_features("v1")), on(v1_features()));
+  EXPECT_EQ(on(*parse_features("none")), "");
+  EXPECT_EQ(on(*parse_features("copies,align")), "copies align");
+  Features v1_align = v1_features();
+  v1_align.align = true;
+  EXPECT_EQ(on(*parse_features("align,v1")), on(v1_align));
+  for (const char* bad : {"", ",", "v1,", "v3", "copies,,align", "ALIGN"}) {
+    EXPECT_FALSE(parse_features(bad).ok()) << bad;
+  }
+  EXPECT_NE(parse_features("v3").error().message().find("'v3'"), std::string::npos);
+}
+
+TEST(FeatureLists, TextReadsBackAsTheSameFeatures) {
+  Features v1_inplace = v1_features();
+  v1_inplace.inplace = true;
+  Features few = no_features();
+  few.copies = true;
+  few.capacity = true;
+  const std::pair<Features, std::string> cases[] = {{Features{}, "v2"},
+                                                    {v1_features(), "v1"},
+                                                    {v1_inplace, "v1,inplace"},
+                                                    {few, "copies,capacity"},
+                                                    {no_features(), "none"}};
+  for (const auto& [f, text] : cases) {
+    EXPECT_EQ(features_text(f), text);
+    EXPECT_TRUE(*parse_features(text) == f) << text;
+  }
+}
+
 TEST(UsedFeatures, AreAllowedExactlyWhenEachIsSwitchedOn) {
   Features used = no_features();
   used.flag_loops = true;

@@ -46,11 +46,14 @@ std::size_t lines(const Schedule& s) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
-// The first generated schedule, from seed 0 on, that fails `fails`.
+// The first generated schedule of model v1, from seed 0 on, that fails
+// `fails`.
 std::optional<Schedule> first_failing(bool (*fails)(const Schedule&)) {
+  ScheduleOptions v1;
+  v1.features = v1_only(v1.features);
   for (std::uint64_t seed = 0; seed < 5000; ++seed) {
     SeededChoices choices(seed);
-    Schedule s = generate_schedule(choices);
+    Schedule s = generate_schedule(choices, v1);
     if (fails(s)) return s;
   }
   return std::nullopt;
@@ -123,6 +126,50 @@ TEST(Minimize, ALargeChainShrinksToTheTwoKernelsThatMatter) {
   EXPECT_EQ(m.schedule.entries.size(), 2u) << print_schedule(m.schedule);
   for (const Entry& e : m.schedule.entries) EXPECT_TRUE(e.args.empty());
   EXPECT_TRUE(m.schedule.storage.empty());
+}
+
+}  // namespace
+}  // namespace planck::gen
+
+namespace planck::gen {
+namespace {
+
+// The words of model v2 stay while the failure needs them and go when it
+// does not: here it needs relu's `inplace=y:x`, x an input, and CPU's
+// capacity below 2048, and nothing else.
+TEST(Minimize, KeepsTheWordsOfModelV2ThatTheFailureNeedsAndDropsTheRest) {
+  Result<Schedule> s = parse_schedule(R"(schedule v2
+device CPU align=64 capacity=1024
+device GPU align=16
+buffer x CPU int8 100 input
+buffer y CPU int8 100 output
+buffer kv GPU int8 64 state
+kernel relu y x inplace=y:x
+kernel step kv
+)",
+                                      "v2.sched");
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  const auto fails = [](const Schedule& t) {
+    const auto named = [&t](StorageId id, const char* name) { return t.storage[id].name == name; };
+    bool declared = false;
+    for_each_entry(t.entries, [&](const Entry& e) {
+      for (const InPlace& p : e.inplace()) declared |= named(p.out, "y") && named(p.in, "x");
+    });
+    bool input = false;
+    for (const Storage& st : t.storage) input |= st.name == "x" && (st.io & kInput) != 0;
+    const Device* cpu = t.find_device("CPU");
+    return declared && input && cpu != nullptr && cpu->capacity && *cpu->capacity < 2048;
+  };
+  ASSERT_TRUE(fails(*s));
+  const Minimized m = minimize(*s, fails);
+  EXPECT_TRUE(m.minimal);
+  EXPECT_TRUE(round_trips(m.schedule));
+  EXPECT_EQ(print_schedule(m.schedule), R"(schedule v2
+device CPU capacity=1024
+buffer x CPU int8 0 input
+buffer y CPU int8 0
+kernel relu y x inplace=y:x
+)");
 }
 
 }  // namespace

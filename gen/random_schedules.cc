@@ -6,6 +6,7 @@
 #include <array>
 #include <bit>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,11 +28,15 @@ constexpr Bytes kTotalLimit = kMaxBytes - kPlaceAlign;
 constexpr Bytes kPhaseLimit = Bytes{1} << 20;
 constexpr Bytes kUnitLimit = Bytes{1} << 20;
 
-// max(256, round_up(phase + bytes, 256)). Sizes and phases of a valid
-// schedule are below 2^62, so neither the sum nor the rounding wraps.
-Bytes cost(Bytes phase, Bytes bytes) {
+// The aligns a device line may give, ExecuTorch's 16 and TFLite's 64 more
+// often than the others.
+constexpr std::array<Bytes, 14> kAligns{1, 8, 16, 16, 32, 64, 64, 128, 256, 512, 1024, 4096, 65536, Bytes{1} << 20};
+
+// max(unit, round_up(phase + bytes, unit)), unit a power of two. Sizes and phases of a valid schedule are below 2^62, so neither the
+// sum nor the rounding wraps.
+Bytes cost(Bytes phase, Bytes bytes, Bytes unit = kPlaceAlign) {
   const Bytes r = phase + bytes;
-  return std::max(kPlaceAlign, (r + kPlaceAlign - 1) / kPlaceAlign * kPlaceAlign);
+  return std::max(unit, (r + unit - 1) / unit * unit);
 }
 
 Bytes round_down(Bytes x, Bytes m) { return x - x % m; }
@@ -53,8 +58,8 @@ class Builder {
     choose_devices();
     const int storage = scaled(options_.max_storage);
     // Ordinary sizes of every declaration fit what the huge ones leave.
-    max_bytes_ = std::min(max_bytes_, kTotalLimit / static_cast<Bytes>(storage) - max_phase_ - kPlaceAlign);
-    huge_left_ = kTotalLimit - static_cast<Bytes>(storage) * cost(max_phase_, max_bytes_);
+    max_bytes_ = std::min(max_bytes_, kTotalLimit / static_cast<Bytes>(storage) - max_phase_ - block_);
+    huge_left_ = kTotalLimit - static_cast<Bytes>(storage) * cost(max_phase_, max_bytes_, block_);
     s_.storage.reserve(static_cast<std::size_t>(storage));
     for (int i = 0; i < storage; ++i) declare(i);
     const int entries = scaled(options_.max_entries);
@@ -64,6 +69,11 @@ class Builder {
       s_.entries.push_back(entry(0));
     }
     if (!features_.unused_storage) drop_unused_storage(s_);
+    if (features_.inplace) {
+      declare_inplace();
+      repair_views(s_);  // a bitcast of a buffer made larger may no longer divide it
+    }
+    if (features_.capacity) give_capacities();
     return std::move(s_);
   }
 
@@ -84,6 +94,16 @@ class Builder {
       const std::size_t k = c_.below(pool.size());
       devices_.emplace_back(pool[k]);
       pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(k));
+      // A device line with an align, or with a capacity only (given when
+      // the storage is known), or none.
+      const bool aligned = features_.align && c_.percent(40);
+      const bool bounded = features_.capacity && c_.percent(30);
+      if (!aligned && !bounded) continue;
+      Device d{.name = devices_.back()};
+      if (aligned) d.align = kAligns[c_.below(kAligns.size())];
+      if (bounded) d.capacity = 0;  // made by give_capacities
+      block_ = std::max(block_, d.align);
+      s_.devices.push_back(std::move(d));
     }
     if (!features_.disks) return;
     const int disks = c_.between(0, std::clamp(options_.max_disks, 0, static_cast<int>(kDisks.size())));
@@ -105,10 +125,115 @@ class Builder {
     if (st.kind == StorageKind::Buffer) {
       st.phase = phase();
       st.held = features_.held && c_.percent(12);
+      st.io = io_words();
     }
     st.bytes = bytes(st);
     st.name = name(st, i);
     s_.storage.push_back(std::move(st));
+  }
+
+  // `input`, `output`, `state` or none, each of those switched on about one
+  // buffer in ten; input and output together now and then.
+  std::uint8_t io_words() {
+    std::uint8_t io = 0;
+    if (features_.state && c_.percent(7)) return kState;
+    if (features_.inputs && c_.percent(10)) io |= kInput;
+    if (features_.outputs && c_.percent(10)) io |= kOutput;
+    return io;
+  }
+
+  // The first and last top-level entry that takes each storage (SPEC
+  // section 3, rule 1, without the stretching of rule 3), or -1.
+  void top_level_uses(std::vector<long>& first, std::vector<long>& last) const {
+    first.assign(s_.storage.size(), -1);
+    last.assign(s_.storage.size(), -1);
+    for (std::size_t i = 0; i < s_.entries.size(); ++i) {
+      for_each_arg(std::span<const Entry>(&s_.entries[i], 1), [&](const Arg& a) {
+        const StorageId id = storage_of(a);
+        if (first[id] < 0) first[id] = static_cast<long>(i);
+        last[id] = static_cast<long>(i);
+      });
+    }
+  }
+
+  // `inplace=OUT:IN` on kernels at every depth: mostly where IN's last
+  // top-level entry and OUT's first are the kernel's (where SPEC section 10
+  // lets OUT take IN's bytes, at the top level), now and then anywhere.
+  // Where one is made, IN is often given OUT's size and OUT IN's phase, so
+  // that the sharing is allowed; sometimes the kernel takes IN through a
+  // view as well, which forbids it.
+  void declare_inplace() {
+    std::vector<long> first;
+    std::vector<long> last;
+    top_level_uses(first, last);
+    for (std::size_t i = 0; i < s_.entries.size(); ++i) {
+      const long top = static_cast<long>(i);
+      for_each_entry(std::span<Entry>(&s_.entries[i], 1), [&](Entry& e) {
+        if (e.kind != Entry::Kind::Kernel) return;
+        std::vector<StorageId> plain;
+        for (const Arg& a : e.args) {
+          if (a.kind == Arg::Kind::Storage && std::find(plain.begin(), plain.end(), a.storage) == plain.end()) {
+            plain.push_back(a.storage);
+          }
+        }
+        if (plain.size() < 2) return;
+        std::vector<InPlace> fitting;
+        for (StorageId out : plain) {
+          for (StorageId in : plain) {
+            if (out != in && first[out] == top && last[in] == top) fitting.push_back({.out = out, .in = in});
+          }
+        }
+        InPlace pair;
+        if (!fitting.empty() && c_.percent(60)) {
+          pair = fitting[c_.below(fitting.size())];
+          make_fit(pair);
+        } else if (c_.percent(10)) {
+          const std::size_t out = c_.below(plain.size());
+          const std::size_t in = (out + 1 + c_.below(plain.size() - 1)) % plain.size();
+          pair = {.out = plain[out], .in = plain[in]};
+        } else {
+          return;
+        }
+        e.mutable_inplace().push_back(pair);
+        if (c_.percent(12)) {
+          if (const std::optional<Arg::Kind> kind = view_kind(); kind) {
+            Arg view = make_view(*kind, storage_arg(pair.in));
+            if (*kind == Arg::Kind::Shrink) view.view->length = s_.storage[pair.in].bytes;
+            if (*kind == Arg::Kind::Bitcast) view.dtype = Dtype::Int8;
+            e.args.push_back(std::move(view));
+          }
+        }
+      });
+    }
+  }
+
+  // Mostly, gives IN at least OUT's bytes and OUT IN's phase, where neither
+  // is huge and the sizes fit the dtypes, for a sharing SPEC section 10
+  // allows.
+  void make_fit(const InPlace& pair) {
+    Storage& out = s_.storage[pair.out];
+    Storage& in = s_.storage[pair.in];
+    if (out.kind != StorageKind::Buffer || in.kind != StorageKind::Buffer || c_.percent(30)) return;
+    if (out.bytes > in.bytes && out.bytes < kHugeBytes && out.bytes % dtype_size(in.dtype) == 0) {
+      in.bytes = out.bytes;
+    }
+    out.phase = in.phase;
+  }
+
+  // A capacity for each device line that wants one: the device's planned
+  // buffers at their rounded sizes added up, times 30% to 160%, so that a
+  // plan fits in most and in some none does.
+  void give_capacities() {
+    for (Device& d : s_.devices) {
+      if (!d.capacity) continue;
+      Bytes total = 0;
+      for (const Storage& st : s_.storage) {
+        if (st.device != d.name || st.kind != StorageKind::Buffer || st.held) continue;
+        total += cost(st.phase, st.bytes, d.align);
+      }
+      const Bytes percent = c_.draw(30, 160);
+      d.capacity = std::min(total / 100 * percent + total % 100 * percent / 100, kMaxBytes - 1);
+    }
   }
 
   Bytes phase() {
@@ -257,6 +382,7 @@ class Builder {
   Bytes max_phase_ = 0;
   Bytes unit_ = 1;
   Bytes max_bytes_ = 0;
+  Bytes block_ = kPlaceAlign;  // the largest align of a device, at least 256
   Schedule s_;
   std::vector<std::string> devices_;
   std::vector<std::string> disks_;
@@ -290,6 +416,7 @@ Schedule generate_unplannable_schedule(Choices& choices, const ScheduleOptions& 
   ScheduleOptions base = ordinary;
   base.features.huge_sizes = false;
   base.features.disks = false;
+  base.features.capacity = false;  // a planner must fail by the overflow, not refuse a capacity first
   Schedule s = generate_schedule(choices, base);
 
   std::string device = "CPU";

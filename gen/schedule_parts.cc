@@ -89,10 +89,35 @@ void drop_unused_storage(Schedule& s) {
     kept.push_back(std::move(s.storage[id]));
   }
   s.storage = std::move(kept);
+  renumber_storage(s, renumbered);
+}
+
+void renumber_storage(Schedule& s, const std::vector<StorageId>& renumbered) {
   for_each_arg(s.entries, [&](Arg& a) {
     Arg* base = &a;
     while (base->kind != Arg::Kind::Storage) base = &base->view->base;
     base->storage = renumbered[base->storage];
+  });
+  for_each_entry(s.entries, [&](Entry& e) {
+    if (e.inplace().empty()) return;
+    for (InPlace& p : e.mutable_inplace()) {
+      p.out = renumbered[p.out];
+      p.in = renumbered[p.in];
+    }
+  });
+}
+
+void repair_inplace(Schedule& s) {
+  for_each_entry(s.entries, [](Entry& e) {
+    if (e.inplace().empty()) return;
+    const auto plain = [&e](StorageId id) {
+      return std::any_of(e.args.begin(), e.args.end(),
+                         [id](const Arg& a) { return a.kind == Arg::Kind::Storage && a.storage == id; });
+    };
+    std::vector<InPlace>& pairs = e.mutable_inplace();
+    std::erase_if(pairs, [&](const InPlace& p) {
+      return e.kind != Entry::Kind::Kernel || p.out == p.in || !plain(p.out) || !plain(p.in);
+    });
   });
 }
 

@@ -40,8 +40,25 @@ void for_each_arg(Entries&& entries, F&& f) {
   }
 }
 
+// Calls f on every entry at every depth, loops before their bodies.
+template <class Entries, class F>
+void for_each_entry(Entries&& entries, F&& f) {
+  for (auto& e : entries) {
+    f(e);
+    if (e.parts) for_each_entry(e.parts->body, f);
+  }
+}
+
 // Removes every declaration that no entry takes.
 void drop_unused_storage(Schedule& s);
+
+// Gives every reference to storage, in arguments and `inplace=` pairs, the
+// number renumbered[old number].
+void renumber_storage(Schedule& s, const std::vector<StorageId>& renumbered);
+
+// Drops every `inplace=OUT:IN` that the kernel's arguments no longer allow
+// (SPEC section 10): OUT or IN not among its plain arguments, or the same.
+void repair_inplace(Schedule& s);
 
 // Clamps every shrink view to its base and turns every bitcast that no
 // longer divides its base into int8, so that a schedule whose storage got

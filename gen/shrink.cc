@@ -35,6 +35,11 @@ struct Shrinks::Edit {
     Int8,
     Device,
     StartZero,
+    RemoveInPlace,
+    NoIo,
+    RemoveDeviceLine,
+    NoCapacity,
+    DefaultAlign,
   };
   static constexpr std::size_t kFlag = std::numeric_limits<std::size_t>::max();
 
@@ -42,7 +47,7 @@ struct Shrinks::Edit {
   std::vector<std::size_t> path{};  // entry; for RemoveEntries the first removed
   std::size_t count = 0;            // RemoveEntries
   std::size_t arg = 0;
-  std::size_t layer = 0;  // StartZero
+  std::size_t layer = 0;  // StartZero; RemoveInPlace: the pair; device line edits: the line
   StorageId storage = 0;  // storage edits
   StorageId like = 0;     // Device: the storage whose device it moves to
 };
@@ -127,6 +132,9 @@ class EditLister {
         for (std::size_t a = 0; a < e.args.size(); ++a) {
           edits_.push_back({.kind = Edit::Kind::RemoveArg, .path = path, .arg = a});
         }
+        for (std::size_t p = 0; p < e.inplace().size(); ++p) {
+          edits_.push_back({.kind = Edit::Kind::RemoveInPlace, .path = path, .layer = p});
+        }
       }
       for (std::size_t a = 0; a < e.args.size(); ++a) view_edits(e.args[a], path, a);
       if (!e.flag().empty()) view_edits(e.flag().front(), path, Edit::kFlag);
@@ -154,6 +162,14 @@ class EditLister {
     if (std::count(used.begin(), used.end(), false) > 1) edits_.push_back({.kind = Edit::Kind::RemoveUnusedStorage});
     for (StorageId id = static_cast<StorageId>(s_.storage.size()); id-- > 0;) {
       if (!used[id]) edits_.push_back({.kind = Edit::Kind::RemoveStorage, .storage = id});
+    }
+    for (std::size_t d = 0; d < s_.devices.size(); ++d) {
+      edits_.push_back({.kind = Edit::Kind::RemoveDeviceLine, .layer = d});
+      if (s_.devices[d].capacity) edits_.push_back({.kind = Edit::Kind::NoCapacity, .layer = d});
+      if (s_.devices[d].align != kPlaceAlign) edits_.push_back({.kind = Edit::Kind::DefaultAlign, .layer = d});
+    }
+    for (StorageId id = 0; id < s_.storage.size(); ++id) {
+      if (s_.storage[id].io != 0) edits_.push_back({.kind = Edit::Kind::NoIo, .storage = id});
     }
     // The first device in name order among the disks, and among the others.
     std::optional<StorageId> first[2];
@@ -243,13 +259,29 @@ Schedule apply(Schedule s, const Edit& edit) {
     case Edit::Kind::RemoveUnusedStorage:
       drop_unused_storage(s);
       break;
-    case Edit::Kind::RemoveStorage:
+    case Edit::Kind::RemoveStorage: {
       s.storage.erase(s.storage.begin() + edit.storage);
-      for_each_arg(s.entries, [&](Arg& a) {
-        Arg* base = &a;
-        while (base->kind != Arg::Kind::Storage) base = &base->view->base;
-        if (base->storage > edit.storage) --base->storage;
-      });
+      std::vector<StorageId> renumbered(s.storage.size() + 1);
+      for (StorageId id = 0; id < renumbered.size(); ++id) renumbered[id] = id > edit.storage ? id - 1 : id;
+      renumber_storage(s, renumbered);
+      break;
+    }
+    case Edit::Kind::RemoveInPlace: {
+      std::vector<InPlace>& pairs = entry_at(s, edit.path).mutable_inplace();
+      pairs.erase(pairs.begin() + static_cast<std::ptrdiff_t>(edit.layer));
+      break;
+    }
+    case Edit::Kind::NoIo:
+      s.storage[edit.storage].io = 0;
+      break;
+    case Edit::Kind::RemoveDeviceLine:
+      s.devices.erase(s.devices.begin() + static_cast<std::ptrdiff_t>(edit.layer));
+      break;
+    case Edit::Kind::NoCapacity:
+      s.devices[edit.layer].capacity.reset();
+      break;
+    case Edit::Kind::DefaultAlign:
+      s.devices[edit.layer].align = kPlaceAlign;
       break;
     case Edit::Kind::Bytes0:
       s.storage[edit.storage].bytes = 0;
@@ -276,6 +308,7 @@ Schedule apply(Schedule s, const Edit& edit) {
       break;
   }
   repair_views(s);
+  repair_inplace(s);
   return s;
 }
 
@@ -329,14 +362,20 @@ std::vector<std::size_t> shrink_measure(const Schedule& s) {
   std::size_t phases = 0;
   std::size_t held = 0;
   std::size_t ranks = 0;
+  // Model v2's words: device lines, capacities, aligns, io words and
+  // `inplace=` pairs.
+  std::size_t v2 = 0;
+  for (const Device& d : s.devices) v2 += 1 + d.capacity.has_value() + (d.align != kPlaceAlign);
+  for_each_entry(s.entries, [&](const Entry& e) { v2 += e.inplace().size(); });
   for (const Storage& st : s.storage) {
+    v2 += static_cast<std::size_t>(std::popcount(st.io));
     bits += static_cast<std::size_t>(std::bit_width(st.bytes));
     phases += st.phase != 0;
     held += st.held;
     wide += st.dtype != Dtype::Int8;
     ranks += static_cast<std::size_t>(std::distance(devices.begin(), devices.find(st.device)));
   }
-  return {count_entries(s), loops, copies, args, layers, s.storage.size(), bits, phases, held, wide, ranks, starts};
+  return {count_entries(s), loops, copies, args, layers, s.storage.size(), v2, bits, phases, held, wide, ranks, starts};
 }
 
 }  // namespace planck::gen

@@ -17,9 +17,11 @@ namespace planck::gen {
 // each body first, down to single entries), loops flattened into their
 // bodies or collapsed into one kernel that takes what they take, flag loops
 // made ranges, copies made kernels, fewer arguments, view layers dropped,
-// unused declarations dropped (all at once, then one by one), then simpler
-// storage (sizes to 0, 256 or half, no phase, not held, int8, fewer distinct
-// devices), then shrink views that start at 0. Each is a valid schedule
+// unused declarations dropped (all at once, then one by one), model v2's
+// words dropped (`inplace=` pairs, device lines, capacities, aligns other
+// than 256, input/output/state), then simpler storage (sizes to 0, 256 or
+// half, no phase, not held, int8, fewer distinct devices), then shrink views
+// that start at 0. Each is a valid schedule
 // strictly smaller than the original by shrink_measure.
 //
 // The shrinks are listed as small edits and each schedule is made when asked
@@ -47,8 +49,9 @@ class Shrinks {
 std::vector<Schedule> shrink_candidates(const Schedule& s);
 
 // What every shrink makes smaller, compared lexicographically: entries at
-// every depth, flag loops, copies, arguments, view layers, declarations, the
-// sum of the bit lengths of the sizes, nonzero phases, held buffers, dtypes
+// every depth, flag loops, copies, arguments, view layers, declarations,
+// model v2's words (device lines, capacities, aligns other than 256, io
+// words, `inplace=` pairs), the sum of the bit lengths of the sizes, nonzero phases, held buffers, dtypes
 // other than int8 (declared or bitcast), the sum of the devices' ranks in
 // name order, shrink views that start past 0.
 std::vector<std::size_t> shrink_measure(const Schedule& s);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +22,30 @@ std::string kind_of(oracle::Rule rule) {
   return "invalid-" + name;
 }
 
+// A device with a capacity that its planned buffers, side by side, each in
+// blocks of max(256, align) (the coarsest a planner of SPEC section 10
+// rounds to), cannot fit: where a planner may refuse. Its name and figures,
+// or none when every capacity holds them.
+std::optional<std::string> capacity_too_small(const Schedule& s, const std::vector<Lifetime>& planned) {
+  for (const Device& d : s.devices) {
+    if (!d.capacity) continue;
+    const Bytes block = std::max(d.align, kPlaceAlign);
+    Bytes total = 0;
+    for (const Lifetime& l : planned) {
+      const Storage& st = s.storage[l.buffer];
+      if (st.device != d.name) continue;
+      const Result<Bytes> r = rounded_size(st, block);
+      const std::optional<Bytes> sum = r ? checked_add(total, std::max(block, *r)) : std::nullopt;
+      total = sum ? *sum : ~Bytes{0};
+    }
+    if (total > *d.capacity) {
+      return fmt::format("device {}'s planned buffers side by side take {} bytes, more than its capacity of {}",
+                         d.name, total, *d.capacity);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Verdict judge(const Planner& planner, const Schedule& s) { return judge_plan(s, planner.plan(s)); }
@@ -34,6 +59,22 @@ Verdict ScheduleJudge::judge(Result<Plan> planned) const {
   Verdict v;
   if (!planned) {
     const Error& e = planned.error();
+    // A refusal to pass a capacity is right where the capacity is too small
+    // for the buffers side by side; it may or may not be right where it is
+    // less, which is a matter of quality for the optimum oracle; it is wrong
+    // where no device has a capacity, or the buffers fit side by side.
+    if (e.kind == kOverCapacity) {
+      if (const std::optional<std::string> small = capacity_too_small(s, planned_)) {
+        v.note = fmt::format("no plan: {} ({})", e.message(), *small);
+        return v;
+      }
+      v.kind = "capacity-refused";
+      v.explanation = fmt::format(
+          "capacity-refused: the planner refuses to plan past a capacity ({}), but every device's planned buffers "
+          "fit its capacity side by side, in blocks of max(256, align) bytes\n",
+          e.message());
+      return v;
+    }
     v.kind = e.kind.empty() ? "planner-error" : e.kind;
     v.explanation = fmt::format("{}: {}", v.kind, e.message());
     return v;

@@ -21,12 +21,16 @@ struct Verdict {
   // Empty when the plan is valid. Otherwise the failure's kind, which
   // shrinking keeps: the planner's own ("planner-exit", "planner-signal",
   // "planner-timeout", "planner-output", "planner-error"), the first rule the
-  // checker found broken ("invalid-overlap", "invalid-not-placed", ...), or
-  // "clobber" from the shadow executor on a plan the checker let through.
+  // checker found broken ("invalid-overlap", "invalid-not-placed", ...),
+  // "clobber" from the shadow executor on a plan the checker let through, or
+  // "capacity-refused": the planner refused to pass a device's capacity
+  // (kOverCapacity) though the buffers of every device fit it side by side.
+  // A refusal where some device's buffers side by side do not fit its
+  // capacity is no failure: no plan, and a note.
   std::string kind;
   std::string explanation;   // what went wrong, for a person; several lines
   std::optional<Plan> plan;  // the planner's plan, when it gave one
-  std::string note;          // a check that could not run, on a plan not failed
+  std::string note;          // a check that could not run, or a refusal, on a plan not failed
 
   bool failed() const { return !kind.empty(); }
 };

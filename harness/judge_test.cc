@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <string>
 
 #include "model/plan.h"
@@ -81,6 +83,38 @@ TEST(Judge, APlannersOwnFailureKeepsItsKind) {
   const Verdict v = judge(FixedPlanner(plain), parsed(kTwoAlive));
   EXPECT_EQ(v.kind, "planner-error");
   EXPECT_THAT(v.explanation, HasSubstr("outgrew"));
+}
+
+// Two buffers of 256 bytes alive together on a device of align 16: side by
+// side they take 512 bytes (blocks of 256).
+Schedule with_capacity(Bytes capacity) {
+  return parsed(fmt::format("schedule v2\ndevice CPU align=16 capacity={}\nbuffer a CPU int8 256\nbuffer b CPU "
+                            "int8 256\nkernel k a b\n",
+                            capacity)
+                    .c_str());
+}
+
+TEST(Judge, ARefusalToPassACapacityTooSmallForTheBuffersSideBySideIsNoFailure) {
+  const Error refused{"", "no room", kOverCapacity};
+  const Verdict v = judge(FixedPlanner(refused), with_capacity(511));
+  EXPECT_FALSE(v.failed()) << v.explanation;
+  EXPECT_FALSE(v.plan);
+  EXPECT_THAT(v.note, HasSubstr("side by side take 512 bytes, more than its capacity of 511"));
+}
+
+TEST(Judge, ARefusalWhereTheBuffersFitSideBySideIsCapacityRefused) {
+  const Error refused{"", "no room", kOverCapacity};
+  const Verdict v = judge(FixedPlanner(refused), with_capacity(512));
+  EXPECT_EQ(v.kind, "capacity-refused");
+  EXPECT_THAT(v.explanation, HasSubstr("no room"));
+  // Without any capacity, a refusal is as wrong.
+  EXPECT_EQ(judge(FixedPlanner(refused), parsed(kTwoAlive)).kind, "capacity-refused");
+}
+
+TEST(Judge, APlanPastTheCapacityIsOverCapacity) {
+  const Verdict v = judge(FixedPlanner(plan_of("plan v1\narena A CPU 512\nplace a A 0\nplace b A 256\n")),
+                          with_capacity(511));
+  EXPECT_EQ(v.kind, "invalid-over-capacity");
 }
 
 // The checker accepts what the shadow executor also accepts; a plan the

@@ -15,11 +15,18 @@ struct Error {
   std::string what;
   // Empty for bad input. A planner's own failure names its kind (SPEC
   // section 9): "planner-exit", "planner-signal", "planner-timeout",
-  // "planner-output", or "planner-error" for one the planner reported itself.
+  // "planner-output", or "planner-error" for one the planner reported itself;
+  // kOverCapacity for a planner that finds no plan within a device's
+  // capacity (SPEC section 10).
   std::string kind;
 
   std::string message() const { return where.empty() ? what : where + ": " + what; }
 };
+
+// The kind of a planner's refusal to plan past a device's capacity. A planner
+// written elsewhere says so by answering, instead of a plan, one line
+// `over-capacity: MESSAGE`.
+inline constexpr const char* kOverCapacity = "over-capacity";
 
 // The error sits on the heap, so that a Result is its value and one pointer:
 // the parsers return one per token and statement, and an Error is three strings.

@@ -11,23 +11,28 @@ target_link_libraries(planck_external
   PUBLIC planck_model
   PRIVATE planck_planner_abi ${CMAKE_DL_LIBS})
 
-# A planner library for the tests: as is, of another ABI version, and
-# without planck_free.
-add_library(external_test_planner MODULE ${PLANCK_EXTERNAL_DIR}/external_test_lib.c)
-add_library(external_test_planner_v2 MODULE ${PLANCK_EXTERNAL_DIR}/external_test_lib.c)
-target_compile_definitions(external_test_planner_v2 PRIVATE PLANCK_TEST_ABI_VERSION=2)
-add_library(external_test_planner_no_free MODULE ${PLANCK_EXTERNAL_DIR}/external_test_lib.c)
-target_compile_definitions(external_test_planner_no_free PRIVATE PLANCK_TEST_NO_FREE)
-foreach(lib external_test_planner external_test_planner_v2 external_test_planner_no_free)
-  target_link_libraries(${lib} PRIVATE planck_planner_abi)
-endforeach()
+# A planner library for the tests: as is, of ABI version 1, of a version
+# still to come, without planck_free, and without planck_planner_features.
+set(PLANCK_TEST_PLANNER_LIBS "")
+function(external_test_planner name)
+  add_library(${name} MODULE ${PLANCK_EXTERNAL_DIR}/external_test_lib.c)
+  target_link_libraries(${name} PRIVATE planck_planner_abi)
+  target_compile_definitions(${name} PRIVATE ${ARGN})
+  set(PLANCK_TEST_PLANNER_LIBS ${PLANCK_TEST_PLANNER_LIBS} ${name} PARENT_SCOPE)
+endfunction()
+external_test_planner(external_test_planner)
+external_test_planner(external_test_planner_v1 PLANCK_TEST_ABI_VERSION=1)
+external_test_planner(external_test_planner_v9 PLANCK_TEST_ABI_VERSION=9)
+external_test_planner(external_test_planner_no_free PLANCK_TEST_NO_FREE)
+external_test_planner(external_test_planner_no_features PLANCK_TEST_NO_FEATURES)
 
 planck_test(external_test
   SOURCES ${PLANCK_EXTERNAL_DIR}/external_test.cc ${PROJECT_SOURCE_DIR}/tests/run_command.cc
   LIBS planck_external)
 target_compile_definitions(external_test PRIVATE
   PLANCK_TEST_PLANNER_LIB="$<TARGET_FILE:external_test_planner>"
-  PLANCK_TEST_PLANNER_LIB_V2="$<TARGET_FILE:external_test_planner_v2>"
-  PLANCK_TEST_PLANNER_LIB_NO_FREE="$<TARGET_FILE:external_test_planner_no_free>")
-add_dependencies(external_test
-  external_test_planner external_test_planner_v2 external_test_planner_no_free)
+  PLANCK_TEST_PLANNER_LIB_V1="$<TARGET_FILE:external_test_planner_v1>"
+  PLANCK_TEST_PLANNER_LIB_V9="$<TARGET_FILE:external_test_planner_v9>"
+  PLANCK_TEST_PLANNER_LIB_NO_FREE="$<TARGET_FILE:external_test_planner_no_free>"
+  PLANCK_TEST_PLANNER_LIB_NO_FEATURES="$<TARGET_FILE:external_test_planner_no_features>")
+add_dependencies(external_test ${PLANCK_TEST_PLANNER_LIBS})

@@ -58,6 +58,7 @@ class CommandPlannerBase : public Planner {
   }
 
   Result<Plan> parse(const PlannerProcess& p, std::string_view answer) const {
+    if (std::optional<Error> refused = external::over_capacity_answer(answer, fmt::format("`{}`", command_))) return *refused;
     auto plan = parse_plan(answer, "planner output");
     if (plan) return plan;
     return make(p, "planner-output",

@@ -21,19 +21,24 @@ namespace {
 using AbiVersionFn = int (*)();
 using PlanFn = int (*)(const char*, std::size_t, char**, std::size_t*);
 using FreeFn = void (*)(char*);
+using FeaturesFn = const char* (*)();
+
+// A feature list longer than this is not one.
+constexpr std::size_t kFeaturesShown = 1024;
 
 // A library's error message is shown up to this many bytes.
 constexpr std::size_t kMessageShown = 2048;
 
 class LibraryPlanner final : public Planner {
  public:
-  LibraryPlanner(std::string path, void* handle, PlanFn plan, FreeFn free)
-      : path_(std::move(path)), handle_(handle), plan_(plan), free_(free) {}
+  LibraryPlanner(std::string path, void* handle, PlanFn plan, FreeFn free, std::optional<std::string> features)
+      : path_(std::move(path)), handle_(handle), plan_(plan), free_(free), features_(std::move(features)) {}
   ~LibraryPlanner() override { dlclose(handle_); }
   LibraryPlanner(const LibraryPlanner&) = delete;
   LibraryPlanner& operator=(const LibraryPlanner&) = delete;
 
   std::string_view name() const override { return path_; }
+  std::optional<std::string> claimed_features() const override { return features_; }
 
   Result<Plan> plan(const Schedule& s) const override {
     const std::string text = print_schedule(s);  // its c_str() ends with the NUL the ABI promises
@@ -60,6 +65,7 @@ class LibraryPlanner final : public Planner {
     if (!answered) {
       return Error{"", fmt::format("{} returned 0 but no plan text", path_), "planner-output"};
     }
+    if (std::optional<Error> refused = external::over_capacity_answer(answer, path_)) return *refused;
     auto plan = parse_plan(answer, "planner output");
     if (plan) return plan;
     return Error{"",
@@ -73,6 +79,7 @@ class LibraryPlanner final : public Planner {
   void* handle_;
   PlanFn plan_;
   FreeFn free_;
+  std::optional<std::string> features_;  // planck_planner_features()'s answer, from version 2 on
   mutable std::mutex mutex_;
 };
 
@@ -110,16 +117,32 @@ Result<std::unique_ptr<Planner>> make_library_planner(const std::string& path) {
   };
   auto version = find_function<AbiVersionFn>(handle, "planck_planner_abi_version");
   if (version == nullptr) return missing("planck_planner_abi_version");
-  if (const int v = version(); v != PLANCK_PLANNER_ABI_VERSION) {
+  const int v = version();
+  if (v < 1 || v > PLANCK_PLANNER_ABI_VERSION) {
     return fail(fmt::format("the library speaks version {} of the planner ABI; this planck speaks "
-                            "version {} (include/planck/planner.h)",
+                            "versions 1 to {} (include/planck/planner.h)",
                             v, PLANCK_PLANNER_ABI_VERSION));
   }
   auto plan = find_function<PlanFn>(handle, "planck_plan");
   if (plan == nullptr) return missing("planck_plan");
   auto free = find_function<FreeFn>(handle, "planck_free");
   if (free == nullptr) return missing("planck_free");
-  return std::unique_ptr<Planner>(std::make_unique<LibraryPlanner>(path, handle, plan, free));
+  // Version 1 knows model v1 only; from version 2 on the library says what
+  // it supports.
+  std::optional<std::string> features;
+  if (v >= 2) {
+    auto claim = find_function<FeaturesFn>(handle, "planck_planner_features");
+    if (claim == nullptr) return missing("planck_planner_features");
+    const char* text = claim();
+    if (text == nullptr) return fail("planck_planner_features() returned NULL, not a list of features");
+    const std::size_t n = strnlen(text, kFeaturesShown + 1);
+    if (n > kFeaturesShown) return fail(fmt::format("planck_planner_features() returned more than {} bytes", kFeaturesShown));
+    features = std::string(text, n);
+  } else {
+    features = "v1";
+  }
+  return std::unique_ptr<Planner>(
+      std::make_unique<LibraryPlanner>(path, handle, plan, free, std::move(features)));
 }
 
 }  // namespace planck

@@ -114,6 +114,17 @@ std::string printable(std::string_view text) {
   return out;
 }
 
+std::optional<Error> over_capacity_answer(std::string_view answer, std::string_view planner) {
+  constexpr std::string_view kPrefix = "over-capacity:";
+  if (!answer.starts_with(kPrefix)) return std::nullopt;
+  if (answer.ends_with('\n')) answer.remove_suffix(1);
+  if (answer.find('\n') != std::string_view::npos) return std::nullopt;
+  std::string_view message = answer.substr(kPrefix.size());
+  while (message.starts_with(' ')) message.remove_prefix(1);
+  return Error{"", fmt::format("{} finds no plan within the capacity: {}", planner, printable(message)),
+               kOverCapacity};
+}
+
 Fd& Fd::operator=(Fd&& o) noexcept {
   if (this != &o) {
     reset();

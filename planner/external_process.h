@@ -50,6 +50,11 @@ struct ExitStatus {
 // (but tabs and newlines) are written as \xNN.
 std::string printable(std::string_view text);
 
+// A planner's answer `over-capacity: MESSAGE` (one line, a newline at the end
+// allowed): its refusal to plan past a device's capacity (SPEC section 10),
+// an error of kind kOverCapacity that quotes MESSAGE. Any other answer: none.
+std::optional<Error> over_capacity_answer(std::string_view answer, std::string_view planner);
+
 class PlannerProcess {
  public:
   // Starts `sh -c command`. Failing to make pipes or a process is an error

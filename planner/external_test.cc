@@ -117,6 +117,14 @@ TEST_F(ExternalPlanner, AnExitWithAPlanIsStillPlannerExit) {
   EXPECT_THAT(e.what, HasSubstr("standard error was empty"));
 }
 
+TEST_F(ExternalPlanner, AnOverCapacityAnswerIsTheRefusalToPassACapacity) {
+  const Error e = failure_of("cat >/dev/null; echo 'over-capacity: CPU needs 4096 bytes, has 1024'");
+  EXPECT_EQ(e.kind, kOverCapacity);
+  EXPECT_THAT(e.what, HasSubstr("finds no plan within the capacity: CPU needs 4096 bytes, has 1024"));
+  // On more than one line it is no such answer, and no plan.
+  EXPECT_EQ(failure_of("cat >/dev/null; printf 'over-capacity: x\\nmore\\n'").kind, "planner-output");
+}
+
 TEST_F(ExternalPlanner, ACommandThatIsNotFoundIsPlannerExit) {
   const Error e = failure_of("no-such-planner-anywhere");
   EXPECT_EQ(e.kind, "planner-exit");
@@ -377,8 +385,32 @@ TEST(LibraryLoading, AFileThatIsNotALibraryCannotBeLoaded) {
               HasSubstr("cannot load the planner library"));
 }
 
-TEST(LibraryLoading, AnotherAbiVersionIsRefused) {
-  EXPECT_THAT(load_error(PLANCK_TEST_PLANNER_LIB_V2), HasSubstr("speaks version 2 of the planner ABI"));
+TEST_F(LibraryPlanner, AnOverCapacityAnswerIsItsRefusalToPassACapacity) {
+  const Error full = failure(*planner_, "full");
+  EXPECT_EQ(full.kind, kOverCapacity);
+  EXPECT_THAT(full.what, HasSubstr("finds no plan within the capacity: no room"));
+}
+
+TEST_F(LibraryPlanner, OfVersionTwoSaysWhichFeaturesItSupports) {
+  EXPECT_EQ(planner_->claimed_features(), "v1,align,capacity");
+}
+
+TEST(LibraryLoading, OfVersionOneStillPlansAndSupportsModelV1) {
+  auto planner = make_library_planner(PLANCK_TEST_PLANNER_LIB_V1);
+  ASSERT_TRUE(planner.ok()) << planner.error().message();
+  EXPECT_EQ((*planner)->claimed_features(), "v1");
+  auto plan = (*planner)->plan(schedule());
+  ASSERT_TRUE(plan.ok()) << plan.error().message();
+  EXPECT_EQ(print_plan(*plan), kAnswer);
+}
+
+TEST(LibraryLoading, AVersionToComeIsRefused) {
+  EXPECT_THAT(load_error(PLANCK_TEST_PLANNER_LIB_V9),
+              HasSubstr("speaks version 9 of the planner ABI; this planck speaks versions 1 to 2"));
+}
+
+TEST(LibraryLoading, OfVersionTwoWithoutItsFeaturesIsRefused) {
+  EXPECT_THAT(load_error(PLANCK_TEST_PLANNER_LIB_NO_FEATURES), HasSubstr("exports no function planck_planner_features"));
 }
 
 TEST(LibraryLoading, AMissingFunctionIsNamed) {

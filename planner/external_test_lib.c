@@ -3,10 +3,13 @@
  *   kernel fail ...     an error with a message
  *   kernel quiet ...    an error without a message
  *   kernel garbage ...  text that is not a plan file
+ *   kernel full ...     `over-capacity: no room`, its refusal to pass a capacity
  *   kernel echo ...     an error whose message is the schedule it was given
  *   anything else       the plan of a single buffer `a` of 1024 bytes on CPU
- * Built three ways: as is; with PLANCK_TEST_ABI_VERSION set to another
- * version; and with PLANCK_TEST_NO_FREE, without planck_free. */
+ * Built several ways: as is (the ABI's version, supporting "v1,align,capacity");
+ * with PLANCK_TEST_ABI_VERSION set to another version (from version 2 on
+ * with planck_planner_features); with PLANCK_TEST_NO_FREE, without
+ * planck_free; with PLANCK_TEST_NO_FEATURES, without planck_planner_features. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +20,10 @@
 #endif
 
 int planck_planner_abi_version(void) { return PLANCK_TEST_ABI_VERSION; }
+
+#if PLANCK_TEST_ABI_VERSION >= 2 && !defined(PLANCK_TEST_NO_FEATURES)
+const char* planck_planner_features(void) { return "v1,align,capacity"; }
+#endif
 
 static char* copy(const char* text, size_t len) {
   char* p = malloc(len + 1);
@@ -41,6 +48,11 @@ int planck_plan(const char* sched, size_t sched_len, char** out, size_t* out_len
   if (strstr(sched, "\nkernel echo") != NULL) {
     *out = copy(sched, sched_len);
     return 1;
+  }
+  if (strstr(sched, "\nkernel full") != NULL) {
+    *out = copy("over-capacity: no room\n", 23);
+    *out_len = 23;
+    return 0;
   }
   if (strstr(sched, "\nkernel garbage") != NULL) {
     *out = copy("this is no plan\n", 16);

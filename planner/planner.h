@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,12 @@ class Planner {
     (void)until;
     return plan(s);
   }
+  // The features of the model the planner says it supports, as a list of
+  // `--features` (gen/features.h reads it), when it says: a planner library
+  // of ABI version 2 does. None from this project's planners, which support
+  // every feature, and from commands, which are taken at the word of
+  // `--features`.
+  virtual std::optional<std::string> claimed_features() const { return std::nullopt; }
 };
 
 // The planner called name, or nullptr when there is none.

@@ -417,8 +417,10 @@ Status check_capacities(const Schedule& s, const Plan& p) {
       if (a.device == d.name) total = checked_add(total, a.size).value_or(~Bytes{0});
     }
     if (total > *d.capacity) {
-      return Error{"", fmt::format("the plan needs {} bytes of arenas on device {}, more than its capacity of {}",
-                                   total, d.name, *d.capacity)};
+      return Error{"",
+                   fmt::format("the plan needs {} bytes of arenas on device {}, more than its capacity of {}", total,
+                               d.name, *d.capacity),
+                   kOverCapacity};
     }
   }
   return Ok{};

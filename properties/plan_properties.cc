@@ -18,6 +18,8 @@
 #include "model/schedule_printer.h"
 #include "model/schedule_reader.h"
 #include "oracle/check/checker.h"
+#include "oracle/check/inplace.h"
+#include "oracle/check/lifetimes.h"
 #include "oracle/check/shadow.h"
 #include "oracle/optimum/optimum.h"
 #include "oracle/optimum/optimum_input.h"
@@ -36,10 +38,39 @@ using gen::storage_arg;
   throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Failure, std::move(what));
 }
 
+// A device with a capacity that its planned buffers side by side, each in
+// blocks of max(256, align), do not fit (SPEC section 10): where a planner
+// may refuse to plan.
+std::optional<std::string> capacity_too_small(const Schedule& s) {
+  const std::vector<Lifetime> lives = model_lifetimes(s);
+  for (const Device& d : s.devices) {
+    if (!d.capacity) continue;
+    const Bytes block = std::max(d.align, kPlaceAlign);
+    Bytes total = 0;
+    for (const Lifetime& l : lives) {
+      const Storage& b = s.storage[l.buffer];
+      if (b.device != d.name) continue;
+      // Generated schedules keep these sums below 2^63.
+      total += std::max(block, *checked_round_up(b.phase + b.bytes, block));
+    }
+    if (total > *d.capacity) return fmt::format("{} needs {} bytes side by side, has {}", d.name, total, *d.capacity);
+  }
+  return std::nullopt;
+}
+
+// The planner's plan; a refusal to pass a capacity too small for the
+// buffers side by side ends the case as passed; any other failure fails it.
 Plan plan_or_fail(const Planner& planner, const Schedule& s) {
   Result<Plan> plan = planner.plan(s);
-  if (!plan) fail(fmt::format("planner {} failed: {}", planner.name(), plan.error().message()));
-  return std::move(*plan);
+  if (plan) return std::move(*plan);
+  if (plan.error().kind == kOverCapacity) {
+    if (const std::optional<std::string> small = capacity_too_small(s)) {
+      throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Success, "refused: " + *small);
+    }
+    fail(fmt::format("planner {} refuses to pass a capacity its buffers fit side by side: {}", planner.name(),
+                     plan.error().message()));
+  }
+  fail(fmt::format("planner {} failed: {}", planner.name(), plan.error().message()));
 }
 
 Bytes rounded(const Storage& st) {
@@ -208,23 +239,12 @@ std::uint64_t pick_seed() { return *rc::gen::noShrink(rc::gen::arbitrary<std::ui
 // `s` with its storage moved: storage i goes to position to[i].
 Schedule move_storage(const Schedule& s, const std::vector<std::size_t>& to) {
   Schedule out = s;
-  for (std::size_t i = 0; i < s.storage.size(); ++i) out.storage[to[i]] = s.storage[i];
-  std::vector<std::vector<Entry>*> bodies{&out.entries};
-  auto remap = [&](Arg& a) {
-    Arg* base = &a;
-    while (base->kind != Arg::Kind::Storage) base = &base->view->base;
-    base->storage = static_cast<StorageId>(to[base->storage]);
-  };
-  while (!bodies.empty()) {
-    std::vector<Entry>* body = bodies.back();
-    bodies.pop_back();
-    for (Entry& e : *body) {
-      for (Arg& a : e.args) remap(a);
-      if (!e.parts) continue;
-      for (Arg& a : e.parts->flag) remap(a);
-      bodies.push_back(&e.parts->body);
-    }
+  std::vector<StorageId> renumbered(s.storage.size());
+  for (std::size_t i = 0; i < s.storage.size(); ++i) {
+    out.storage[to[i]] = s.storage[i];
+    renumbered[i] = static_cast<StorageId>(to[i]);
   }
+  gen::renumber_storage(out, renumbered);
   return out;
 }
 
@@ -686,6 +706,153 @@ void overflow_is_an_error(const Planner& planner, const Schedule& s) {
     if (names_word(message, s.storage[l.buffer].name)) return;
   }
   fail(fmt::format("the overflow error names no planned buffer: {}", message));
+}
+
+// ---------------------------------------------------------- model v2
+
+namespace {
+
+// Rule 3's lifetimes stretched by `input`, `output` and `state` (SPEC
+// section 10): from entry 0, to the last entry.
+std::vector<Lifetime> stretched_lifetimes(const Schedule& s) {
+  std::vector<Lifetime> lives = model_lifetimes(s);
+  const std::size_t last = s.entries.empty() ? 0 : s.entries.size() - 1;
+  for (Lifetime& l : lives) {
+    if (lives_from_start(s.storage[l.buffer])) l.first = 0;
+    if (lives_to_end(s.storage[l.buffer])) l.last = last;
+  }
+  return lives;
+}
+
+// Each arena's index in the plan, by name.
+std::map<std::string, std::size_t> arena_indices(const Plan& plan) {
+  std::map<std::string, std::size_t> out;
+  for (std::size_t i = 0; i < plan.arenas.size(); ++i) out.emplace(plan.arenas[i].name, i);
+  return out;
+}
+
+}  // namespace
+
+void places_respect_the_device_align(const Planner& planner, const Schedule& s) {
+  const Plan plan = plan_or_fail(planner, s);
+  const PlanIndex index(s, plan);
+  for (const Arena& a : plan.arenas) {
+    const Bytes align = s.align_of(a.device);
+    if (a.size % align != 0) {
+      fail(fmt::format("arena {} on {} is {} bytes, not a multiple of the device's align {}\nplan:\n{}", a.name,
+                       a.device, a.size, align, print_plan(plan)));
+    }
+  }
+  for (const Lifetime& l : model_lifetimes(s)) {
+    const Storage& b = s.storage[l.buffer];
+    const Bytes align = s.align_of(b.device);
+    const Placement& pl = index.placement(l.buffer);
+    if (pl.place % align != 0) {
+      fail(fmt::format("{} on {} is placed at {}, not a multiple of the device's align {}\nplan:\n{}", b.name,
+                       b.device, pl.place, align, print_plan(plan)));
+    }
+  }
+}
+
+void capacity_holds(const Planner& planner, const Schedule& s) {
+  const Plan plan = plan_or_fail(planner, s);
+  for (const Device& d : s.devices) {
+    if (!d.capacity) continue;
+    Bytes total = 0;
+    for (const Arena& a : plan.arenas) {
+      if (a.device == d.name) total = checked_add(total, a.size).value_or(~Bytes{0});
+    }
+    if (total > *d.capacity) {
+      fail(fmt::format("the arenas of {} add up to {} bytes, past its capacity of {}\nplan:\n{}", d.name, total,
+                       *d.capacity, print_plan(plan)));
+    }
+  }
+}
+
+void bytes_shared_only_in_place(const Planner& planner, const Schedule& s) {
+  const Plan plan = plan_or_fail(planner, s);
+  const PlanIndex index(s, plan);
+  const std::map<std::string, std::size_t> arenas = arena_indices(plan);
+  const std::vector<Lifetime> lives = stretched_lifetimes(s);
+  const std::vector<Lifetime> checked = oracle::planned_buffers(s);  // the rule refers to it
+  const oracle::InPlaceRule inplace(s, checked);
+  std::vector<oracle::InPlaceSpot> spot(s.storage.size());
+  for (const Lifetime& l : lives) {
+    const Arena& a = index.arena_of(l.buffer);
+    if (a.device != s.storage[l.buffer].device) {
+      fail(fmt::format("{} on {} is placed in {} on {}", s.storage[l.buffer].name, s.storage[l.buffer].device,
+                       a.name, a.device));
+    }
+    const auto bytes = index.bytes_of(l.buffer);
+    if (bytes.second > a.size) {
+      fail(fmt::format("{} uses bytes {}, past the end of {} ({} bytes)\nplan:\n{}", s.storage[l.buffer].name,
+                       range(bytes), a.name, a.size, print_plan(plan)));
+    }
+    spot[l.buffer] = {.arena = arenas.at(a.name), .place = index.placement(l.buffer).place};
+  }
+  for (std::size_t i = 0; i < lives.size(); ++i) {
+    for (std::size_t j = i + 1; j < lives.size(); ++j) {
+      const StorageId x = lives[i].buffer;
+      const StorageId y = lives[j].buffer;
+      // Buffers in different arenas never conflict (SPEC section 10).
+      if (spot[x].arena != spot[y].arena || !alive_together(lives[i], lives[j])) continue;
+      if (!share_bytes(index.bytes_of(x), index.bytes_of(y))) continue;
+      if (inplace.allows(x, spot[x], y, spot[y])) continue;
+      const Storage& a = s.storage[x];
+      const Storage& b = s.storage[y];
+      fail(fmt::format("{} (entries {}..{}, bytes {}) and {} (entries {}..{}, bytes {}) are alive together in {} "
+                       "and share bytes, and no in-place kernel lets them\nplan:\n{}",
+                       a.name, lives[i].first, lives[i].last, range(index.bytes_of(x)), b.name, lives[j].first,
+                       lives[j].last, range(index.bytes_of(y)), plan.arenas[spot[x].arena].name, print_plan(plan)));
+    }
+  }
+}
+
+void planned_inputs_outputs_and_state_live_through_the_run(const Planner& planner, const Schedule& s) {
+  const Plan plan = plan_or_fail(planner, s);
+  const PlanIndex index(s, plan);
+  const std::vector<Lifetime> used = model_lifetimes(s);
+  const std::vector<Lifetime> lives = stretched_lifetimes(s);
+  for (std::size_t i = 0; i < used.size(); ++i) {
+    const Storage& b = s.storage[used[i].buffer];
+    if (b.io == 0) continue;
+    // The entries the caller adds to the buffer's own: before its first use,
+    // after its last.
+    const std::pair<std::size_t, std::size_t> added[] = {
+        {lives_from_start(b) ? 0 : used[i].first, used[i].first},
+        {used[i].last + 1, lives_to_end(b) ? lives[i].last + 1 : used[i].last + 1}};
+    for (const Lifetime& other : lives) {
+      if (other.buffer == used[i].buffer) continue;
+      if (index.placement(other.buffer).arena != index.placement(used[i].buffer).arena) continue;
+      for (const auto& [from, to] : added) {
+        if (from >= to || other.first >= to || other.last < from) continue;
+        const auto x = index.bytes_of(used[i].buffer);
+        const auto y = index.bytes_of(other.buffer);
+        if (!share_bytes(x, y)) continue;
+        fail(fmt::format("{} ({}, used in entries {}..{}) holds bytes {} for the caller in entries {}..{}, but {} "
+                         "(entries {}..{}) uses bytes {}\nplan:\n{}",
+                         b.name, b.io == kState ? "state" : (lives_from_start(b) ? "input" : "output"),
+                         used[i].first, used[i].last, range(x), from, to - 1, s.storage[other.buffer].name,
+                         other.first, other.last, range(y), print_plan(plan)));
+      }
+    }
+  }
+}
+
+void device_lines_that_change_no_block_keep_the_plan(const Planner& planner, const Schedule& s) {
+  if (s.uses_v2()) fail("the statement is for schedules of model v1");
+  const Plan plan = plan_or_fail(planner, s);
+  gen::SeededChoices choices(pick_seed());
+  Schedule lined = s;
+  for (const Arena& a : plan.arenas) {
+    if (lined.find_device(a.device) != nullptr) continue;
+    Bytes total = 0;
+    for (const Arena& b : plan.arenas) total += b.device == a.device ? b.size : 0;
+    Device d{.name = a.device, .align = Bytes{1} << choices.between(0, 8)};
+    if (choices.percent(50)) d.capacity = total + choices.draw(0, 4096);
+    lined.devices.push_back(std::move(d));
+  }
+  same_plan(plan, plan_or_fail(planner, lined), lined, "device lines of align at most 256 and room to spare");
 }
 
 Property planner_property(const Planner& planner, const rc::Gen<Schedule>& schedules, PlanStatement statement) {

@@ -82,6 +82,35 @@ void checker_rejects_a_buffer_moved_onto_a_live_neighbour(const Planner& planner
 // a buffer, never a plan. For overflowing_schedules().
 void overflow_is_an_error(const Planner& planner, const Schedule& s);
 
+// Model v2 (SPEC section 10). Every statement takes a planner's refusal to
+// pass a device's capacity as passing where the device's planned buffers,
+// side by side in blocks of max(256, align), do not fit it, and as failing
+// where they do.
+
+// Every place on a device, and every arena's size, is a multiple of the
+// device's align.
+void places_respect_the_device_align(const Planner& planner, const Schedule& s);
+
+// A device's arenas add up to at most its capacity.
+void capacity_holds(const Planner& planner, const Schedule& s);
+
+// Two planned buffers in one arena alive together (their lifetimes stretched
+// by input, output and state) share a byte only where a top-level kernel's
+// `inplace=` lets them (oracle/check/inplace.h); buffers in different arenas
+// of a device never conflict, and each is inside its arena.
+void bytes_shared_only_in_place(const Planner& planner, const Schedule& s);
+
+// A planned input (state) shares no byte with a buffer of its arena alive
+// before its first use, an output (state) none with one alive after its
+// last use.
+void planned_inputs_outputs_and_state_live_through_the_run(const Planner& planner, const Schedule& s);
+
+// Metamorphic, for tlsf and tinygrad, on a schedule of model v1: device
+// lines of align at most 256, with or without a capacity at least the
+// device's arenas, leave the plan as it is (SPEC section 10: blocks stay of
+// 256 bytes).
+void device_lines_that_change_no_block_keep_the_plan(const Planner& planner, const Schedule& s);
+
 // A property: pick a schedule from `schedules`, then check `statement`.
 Property planner_property(const Planner& planner, const rc::Gen<Schedule>& schedules, PlanStatement statement);
 

@@ -48,6 +48,13 @@ TEST_F(Generate, EveryKindPlansAndChecksAndASeedGivesOneSchedule) {
     EXPECT_EQ(to_stdout.out, read_text(path));
     EXPECT_NE(planck("generate " + kind + " " + flags + " --seed 5").out, to_stdout.out);
     const CommandResult plan = planck("plan --planner best " + path + " -o " + dir_ + "/p.plan");
+    if (plan.exit_code == 1 && plan.err.starts_with("over-capacity: ")) {
+      // A random schedule may give a device less capacity than its buffers
+      // need: the refusal must be one verify accepts.
+      const CommandResult verified = planck("verify --planner best " + path);
+      EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+      continue;
+    }
     ASSERT_EQ(plan.exit_code, 0) << plan.err;
     const CommandResult check = planck("check " + path + " " + dir_ + "/p.plan");
     EXPECT_EQ(check.exit_code, 0) << check.out << check.err;

@@ -38,7 +38,8 @@ struct GateArgs {
 };
 
 // The instances the gate judges, each named by its path from the source
-// tree's top: the quality corpus (corpus/schedules, corpus/intervals, and
+// tree's top: the quality corpus (corpus/schedules and its v2/,
+// corpus/intervals, and
 // ../shared's intervals/ and minimalloc/ when present), then the
 // regressions, whose plans are judged but whose arenas are not measured.
 // The shared instances are never written to a baseline, since a checkout
@@ -52,6 +53,7 @@ std::vector<harness::GateInstance> gate_instances(bool shared) {
     bool in_baseline;
   };
   const Source sources[] = {{"corpus/schedules", ".sched", true, true},
+                            {"corpus/schedules/v2", ".sched", true, true},
                             {"corpus/intervals", ".csv", true, true},
                             {"../shared/intervals", ".csv", true, false},
                             {"../shared/minimalloc", ".csv", true, false},
@@ -117,7 +119,7 @@ void add_result_json(nlohmann::ordered_json& object, const harness::GateResult& 
   object["reason"] = r.reason();
 }
 
-void run_gate(const GateArgs& args) {
+void run_gate(GateArgs& args) {
   check_output_folder(args.out.json);
   Report report("gate", args.out.json);
   const std::unique_ptr<Planner> planner = make_chosen_planner(args.planner);

@@ -51,7 +51,7 @@ nlohmann::ordered_json plan_json(const PlanArgs& args, const Plan& plan) {
           {"arenas", std::move(arenas)}};
 }
 
-void run_plan(const PlanArgs& args) {
+void run_plan(PlanArgs& args) {
   check_json_beside_output("plan", args.out.json, args.output, args.rewrite ? "the schedule" : "the plan");
   Report report("plan", args.out.json);
   std::optional<Progress> progress(std::in_place, "plan", args.out.progress);

@@ -60,7 +60,7 @@ std::string optimum_cell(const DeviceQuality& q) {
                      oracle::status_name(r.status));
 }
 
-void run_stats(const StatsArgs& args) {
+void run_stats(StatsArgs& args) {
   const Clock::time_point deadline = deadline_after(Clock::now(), args.time);
   Report report("stats", args.out.json);
   auto planner = make_chosen_planner(args.planner);

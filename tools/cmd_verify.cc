@@ -30,15 +30,15 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// The corpus a run starts from when none is named: the schedules and
-// regressions installed beside the command (cmake --install), or else this
+// The corpus a run starts from when none is named: the schedules (model v1,
+// then v2) and regressions installed beside the command (cmake --install), or else this
 // source tree's, where they exist.
 std::vector<std::string> default_corpus() {
   std::error_code ec;
   const fs::path installed = fs::read_symlink("/proc/self/exe", ec).parent_path() / PLANCK_INSTALLED_DATA;
   const fs::path top = !ec && fs::is_directory(installed / "corpus", ec) ? installed : fs::path(PLANCK_SOURCE_DIR);
   std::vector<std::string> out;
-  for (const char* sub : {"corpus/schedules", "corpus/regressions"}) {
+  for (const char* sub : {"corpus/schedules", "corpus/schedules/v2", "corpus/regressions"}) {
     const fs::path dir = top / sub;
     if (fs::is_directory(dir, ec)) out.push_back(dir.lexically_normal().string());
   }
@@ -113,7 +113,7 @@ FailureFiles write_failure(const std::string& dir, const std::string& name, cons
   return w;
 }
 
-void run_verify(const VerifyArgs& args) {
+void run_verify(VerifyArgs& args) {
   check_output_folder(args.output.json);
   Report report("verify", args.output.json);
   const std::unique_ptr<Planner> planner = make_chosen_planner(args.planner);
@@ -192,7 +192,7 @@ struct MinimizeArgs {
   OutputOptions out;
 };
 
-void run_minimize(const MinimizeArgs& args) {
+void run_minimize(MinimizeArgs& args) {
   check_output_folder(args.output);
   check_output_folder(args.out.json);
   Report report("minimize", args.out.json);
@@ -252,8 +252,8 @@ void add_verify_command(CLI::App& app) {
   add_planner_options(*cmd, args->planner, PlannerClaims::Yes);
   cmd->add_option("schedules", args->files,
                   "judge only these schedules (files or folders of .sched files); nothing is generated");
-  cmd->add_option("--corpus", args->corpus, "folders of .sched files judged first (default: corpus/schedules "
-                                            "and corpus/regressions, installed or of the source tree)");
+  cmd->add_option("--corpus", args->corpus, "folders of .sched files judged first (default: corpus/schedules, "
+                                            "corpus/schedules/v2 and corpus/regressions, installed or of the source tree)");
   cmd->add_flag("--no-corpus", args->no_corpus, "judge generated schedules only");
   add_budget_options(*cmd, args->budget,
                      "seconds for judging the corpus and the generated cases, at most (shrinking has its own)");

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include "planner/external.h"
 
@@ -27,16 +28,56 @@ std::string shell_quote(const std::string& word) {
 const CLI::Validator kNotEmpty(
     [](const std::string& text) -> std::string { return text.empty() ? "must not be empty" : ""; }, "");
 
-// --no-NAME for each feature of the model; each given one is off.
-void add_feature_flags(CLI::App& cmd, gen::Features& features) {
+// --features LIST, and --no-NAME for each feature of the model.
+void add_feature_flags(CLI::App& cmd, PlannerOptions& options) {
+  std::string names;
+  for (const gen::FeatureSwitch& f : gen::feature_switches()) names += fmt::format(", {}", f.name);
+  cmd.add_option("--features", options.features_list,
+                 fmt::format("the features of the model the planner supports, separated by commas: v1 (every "
+                             "feature of model v1), v2 (every feature), none{}. Default: every feature for "
+                             "--planner, v1 for --planner-cmd, what planck_planner_features() says for "
+                             "--planner-lib. Only these are generated; files that use others are skipped",
+                             names))
+      ->check(CLI::Validator(
+          [](const std::string& text) -> std::string {
+            const Result<gen::Features> f = gen::parse_features(text);
+            return f ? "" : f.error().message();
+          },
+          "LIST"))
+      ->group("Features");
   for (const gen::FeatureSwitch& f : gen::feature_switches()) {
     cmd.add_flag_callback(
-           fmt::format("--no-{}", f.name), [&features, on = f.on] { features.*on = false; },
+           fmt::format("--no-{}", f.name), [&options, on = f.on] { options.removed.*on = true; },
            fmt::format("the planner does not support {}: none is generated, and schedules that use it are "
                        "skipped",
                        f.description))
         ->group("Features");
   }
+}
+
+// options.features and default_features, for `planner`.
+void settle_features(PlannerOptions& options, const Planner& planner) {
+  gen::Features own;  // this project's planners support every feature
+  if (!options.command.empty()) own = gen::v1_features();
+  if (const std::optional<std::string> claimed = planner.claimed_features()) {
+    Result<gen::Features> said = gen::parse_features(*claimed);
+    if (!said) {
+      throw Exit{kExitBadInput, fmt::format("--planner-lib: {}: planck_planner_features() says '{}': {}",
+                                            options.library, *claimed, said.error().message())};
+    }
+    own = *said;
+  }
+  options.default_features = own;
+  gen::Features f = own;
+  if (!options.features_list.empty()) {
+    Result<gen::Features> given = gen::parse_features(options.features_list);
+    if (!given) throw Exit{kExitBadInput, "--features: " + given.error().message()};
+    f = *given;
+  }
+  for (const gen::FeatureSwitch& sw : gen::feature_switches()) {
+    if (options.removed.*sw.on) f.*sw.on = false;
+  }
+  options.features = f;
 }
 
 // The features `used` has that `allowed` does not, as their switches' names.
@@ -82,10 +123,12 @@ void add_planner_options(CLI::App& cmd, PlannerOptions& options, PlannerClaims c
   name->excludes(library);
   command->excludes(library);
   for (CLI::Option* o : {name, command, persistent, timeout, library}) o->group("Planner");
-  if (claims == PlannerClaims::Yes) add_feature_flags(cmd, options.features);
+  if (claims == PlannerClaims::Yes) add_feature_flags(cmd, options);
 }
 
-std::unique_ptr<Planner> make_chosen_planner(const PlannerOptions& options) {
+namespace {
+
+std::unique_ptr<Planner> make_named_planner(const PlannerOptions& options) {
   if (!options.command.empty()) {
     const auto timeout = std::chrono::milliseconds(std::llround(options.timeout_seconds * 1000));
     return make_command_planner(options.command, {.timeout = timeout, .persistent = options.persistent});
@@ -97,6 +140,14 @@ std::unique_ptr<Planner> make_chosen_planner(const PlannerOptions& options) {
   }
   auto planner = make_planner(options.name);
   if (!planner) throw Exit{kExitBadInput, "--planner: no planner named " + options.name};
+  return planner;
+}
+
+}  // namespace
+
+std::unique_ptr<Planner> make_chosen_planner(PlannerOptions& options) {
+  std::unique_ptr<Planner> planner = make_named_planner(options);
+  settle_features(options, *planner);
   return planner;
 }
 
@@ -113,8 +164,8 @@ std::string planner_arguments(const PlannerOptions& options) {
       out += fmt::format(" --planner-timeout {}", options.timeout_seconds);
     }
   }
-  for (const gen::FeatureSwitch& f : gen::feature_switches()) {
-    if (!(options.features.*(f.on))) out += fmt::format(" --no-{}", f.name);
+  if (!(options.features == options.default_features)) {
+    out += " --features " + gen::features_text(options.features);
   }
   return out;
 }
@@ -122,9 +173,9 @@ std::string planner_arguments(const PlannerOptions& options) {
 void check_supported(const PlannerOptions& options, const Schedule& s, const std::string& path) {
   const std::string missing = missing_features(options.features, gen::used_features(s));
   if (!missing.empty()) {
-    throw Exit{kExitBadInput, fmt::format("{}: uses what the planner does not support ({}), by its --no-FEATURE "
-                                          "options",
-                                          path, missing)};
+    throw Exit{kExitBadInput, fmt::format("{}: uses what the planner does not support ({}); it supports {} "
+                                          "(--features)",
+                                          path, missing, gen::features_text(options.features))};
   }
 }
 

@@ -6,6 +6,11 @@
 //   --planner-lib PATH
 // and, for the commands that judge it on schedules it may not support
 // (verify, gate, minimize), what it claims to support:
+//   --features LIST   the features of the model it supports (gen/features.h:
+//                     names, `v1`, `v2`); by default every feature for this
+//                     project's planners, `v1` for a command, and for a
+//                     library what its planck_planner_features() says (`v1`
+//                     at ABI version 1)
 //   --no-FEATURE ...  a feature of the model it does not support
 
 #include <CLI/CLI.hpp>
@@ -25,7 +30,12 @@ struct PlannerOptions {
   bool persistent = false;       // --persistent
   double timeout_seconds = 10;   // --planner-timeout
   std::string library;           // --planner-lib
-  gen::Features features;        // what it supports: every feature but those of --no-FEATURE
+  std::string features_list;     // --features, empty when not given
+  gen::Features removed = gen::no_features();  // each --no-FEATURE
+  // What it supports: --features, or the planner's own default, without
+  // --no-FEATURE's. Set by make_chosen_planner.
+  gen::Features features;
+  gen::Features default_features;  // the planner's own default
 };
 
 // Which planner options a command takes: the planner alone, or also what it
@@ -38,17 +48,20 @@ enum class PlannerClaims { No, Yes };
 // PlannerClaims::Yes, a --no-FEATURE flag for each feature of the model.
 void add_planner_options(CLI::App& cmd, PlannerOptions& options, PlannerClaims claims = PlannerClaims::No);
 
-// The planner the options name. A library that cannot be loaded ends the
-// command as bad input (exit 2) with the reason.
-std::unique_ptr<Planner> make_chosen_planner(const PlannerOptions& options);
+// The planner the options name, and what it supports in options.features.
+// A library that cannot be loaded, a --features list or a library's claim
+// that names no feature end the command as bad input (exit 2) with the
+// reason.
+std::unique_ptr<Planner> make_chosen_planner(PlannerOptions& options);
 
 // The options as written on a command line, each word quoted for a shell,
-// e.g. `--planner-cmd 'python3 first_fit.py' --persistent --no-flag-loops`:
-// for a line that reproduces a run.
+// e.g. `--planner-cmd 'python3 first_fit.py' --persistent --features v1,align`
+// (--features when the features differ from the planner's default): for a
+// line that reproduces a run.
 std::string planner_arguments(const PlannerOptions& options);
 
 // Ends the command with exit 2 when `s` uses a feature the options say the
-// planner does not support.
+// planner does not support (after make_chosen_planner).
 void check_supported(const PlannerOptions& options, const Schedule& s, const std::string& path);
 
 // How a command ends when its planner failed on a schedule: a failure of

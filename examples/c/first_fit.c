@@ -415,6 +415,9 @@ static int write_plan(Planner* p, Out* o) {
 
 int planck_planner_abi_version(void) { return PLANCK_PLANNER_ABI_VERSION; }
 
+/* It reads model v1: `schedule v1` files, every feature of them. */
+const char* planck_planner_features(void) { return "v1"; }
+
 int planck_plan(const char* sched, size_t sched_len, char** out, size_t* out_len) {
   Planner p;
   memset(&p, 0, sizeof p);

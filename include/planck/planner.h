@@ -2,7 +2,7 @@
  * planck/planner.h: the C ABI of a memory planner that Planck loads as a
  * shared library (`planck plan --planner-lib PATH.so`, SPEC section 9).
  *
- * A planner library exports the three functions below with C linkage. Planck
+ * A planner library exports the functions below with C linkage. Planck
  * gives it one schedule at a time in the .sched text of SPEC section 2 and
  * expects the .plan text of SPEC section 5 back; no other type crosses the
  * boundary, so the library may be written in C, C++, Rust or anything else
@@ -18,16 +18,24 @@
  * planner that may crash is better judged as a command (--planner-cmd),
  * whose failures Planck reports and survives.
  *
- * Versioning: Planck refuses a library whose planck_planner_abi_version()
- * differs from the PLANCK_PLANNER_ABI_VERSION it was built with. A change to
- * the signatures or the contract below raises the version.
+ * Versioning: a change to the signatures or the contract below raises
+ * PLANCK_PLANNER_ABI_VERSION; Planck loads a library of any version from 1 to
+ * its own, and refuses others.
+ *   version 1: planck_planner_abi_version, planck_plan, planck_free; the
+ *              library is given schedules of model v1 only.
+ *   version 2: adds planck_planner_features, which says which features of
+ *              the model (v2 included) the library supports; Planck gives it
+ *              schedules of those features only. A planner that cannot fit
+ *              a device's capacity answers `over-capacity: MESSAGE` instead of
+ *              a plan (SPEC section 10).
+ * A library built against version 1 keeps working unchanged.
  */
 #ifndef PLANCK_PLANNER_H
 #define PLANCK_PLANNER_H
 
 #include <stddef.h>
 
-#define PLANCK_PLANNER_ABI_VERSION 1
+#define PLANCK_PLANNER_ABI_VERSION 2
 
 #if defined(_WIN32)
 #define PLANCK_PLANNER_EXPORT __declspec(dllexport)
@@ -71,6 +79,18 @@ PLANCK_PLANNER_EXPORT int planck_plan(const char* sched, size_t sched_len, char*
 
 /* Frees a buffer that planck_plan returned in *out. */
 PLANCK_PLANNER_EXPORT void planck_free(char* p);
+
+/*
+ * Version 2: the features of the model the library supports, as a NUL-
+ * terminated list that stays valid while the library is loaded, in the
+ * syntax of `planck verify --features`: names separated by commas, among
+ * them the groups "v1" (every feature of model v1) and "v2" (every feature),
+ * and single features such as "align", "capacity", "inputs", "outputs",
+ * "state" and "inplace" (`planck verify --help` lists them all). For
+ * example "v2", or "v1,align,capacity". Planck calls it once, when it loads
+ * the library, and judges the library on schedules of those features only.
+ */
+PLANCK_PLANNER_EXPORT const char* planck_planner_features(void);
 
 #ifdef __cplusplus
 }

@@ -28,8 +28,10 @@ struct InPlaceSpot {
 
 class InPlaceRule {
  public:
-  // `planned` is planned_buffers(s).
+  // `planned` is planned_buffers(s); the rule refers to it and to s, which
+  // must outlive it.
   InPlaceRule(const Schedule& s, const std::vector<Lifetime>& planned);
+  InPlaceRule(const Schedule&, std::vector<Lifetime>&&) = delete;
 
   // Whether the schedule declares any in-place pair.
   bool empty() const { return declarations_.empty(); }

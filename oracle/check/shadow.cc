@@ -284,10 +284,16 @@ class Runner {
   // The buffers a kernel's `inplace=OUT:IN` hands bytes between in this
   // call: OUT claims here, and its bytes start where IN's do, in IN's arena,
   // and end within them. IN then keeps only its bytes past OUT's (and when
-  // this call is IN's first use too, claims only those).
+  // this call is IN's first use too, claims only those). A kernel that
+  // takes either through a view as well hands nothing: it reads IN's bytes
+  // while OUT's are written over them.
   void note_handed(const Entry& call) {
     handed_.clear();
     for (const InPlace& pair : call.inplace()) {
+      const bool viewed = std::any_of(call.args.begin(), call.args.end(), [&](const Arg& a) {
+        return a.kind != Arg::Kind::Storage && (storage_of(a) == pair.in || storage_of(a) == pair.out);
+      });
+      if (viewed) continue;
       const std::size_t o = track_of_[pair.out];
       const std::size_t i = track_of_[pair.in];
       if (o == kUntracked || i == kUntracked) continue;

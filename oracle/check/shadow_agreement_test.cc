@@ -68,7 +68,12 @@ Plan random_plan(const Schedule& s, gen::Choices& c, Bytes step) {
 // finds an overlap exactly when the shadow executor finds a clobber.
 TEST(ShadowAgreement, CheckerFindsAnOverlapExactlyWhenTheShadowExecutorFindsAClobber) {
   gen::SeededChoices c(kSeed);
-  const gen::ScheduleOptions options = small_schedules(kPlaceAlign, 3 * kPlaceAlign, 0);
+  gen::ScheduleOptions options = small_schedules(kPlaceAlign, 3 * kPlaceAlign, 0);
+  // Planned inputs, outputs, state and in-place kernels, on devices of
+  // blocks of 256 without a capacity, so that every violation is a pair of
+  // buffers sharing bytes.
+  options.features.align = false;
+  options.features.capacity = false;
   int clobbered = 0;
   int clean = 0;
   for (int i = 0; i < kSchedules; ++i) {
@@ -77,8 +82,9 @@ TEST(ShadowAgreement, CheckerFindsAnOverlapExactlyWhenTheShadowExecutorFindsAClo
 
     bool overlap = false;
     for (const Violation& v : check_plan(s, p)) {
-      ASSERT_EQ(v.rule, Rule::Overlap) << "the generator made a malformed plan: " << v.message << "\n"
-                                       << print_schedule(s) << print_plan(p);
+      ASSERT_TRUE(v.rule == Rule::Overlap || v.rule == Rule::InPlaceNotAllowed)
+          << "the generator made a malformed plan: " << v.message << "\n"
+          << print_schedule(s) << print_plan(p);
       overlap = true;
     }
     Result<ShadowRun> run = run_shadow(s, p);
@@ -181,7 +187,9 @@ std::optional<ModelClobber> run_byte_model(const Schedule& s, const Plan& p) {
 // taker as a model that keeps one owner per byte.
 TEST(ShadowAgreement, IntervalMapsFindWhatAByteArrayFinds) {
   gen::SeededChoices c(kSeed + 1);
-  const gen::ScheduleOptions options = small_schedules(1, 40, 15);
+  // The byte model knows model v1.
+  gen::ScheduleOptions options = small_schedules(1, 40, 15);
+  options.features = gen::v1_only(options.features);
   int clobbered = 0;
   for (int i = 0; i < kSchedules; ++i) {
     const Schedule s = gen::generate_schedule(c, options);

@@ -10,6 +10,7 @@
 
 #include "model/plan.h"
 #include "oracle/check/shadow.h"
+
 #include "tests/parsed.h"
 
 namespace planck::oracle {
@@ -145,6 +146,25 @@ place o arena0 0
 )");
     EXPECT_FALSE(r.clobber.has_value()) << kernel << ": " << r.clobber->message();
   }
+}
+
+// A kernel that takes IN through a view as well reads IN's bytes while it
+// writes OUT over them: it hands nothing, and OUT's claim takes IN's bytes.
+TEST(ShadowV2, AnInPlaceKernelThatTakesItsInputThroughAViewAsWellHandsNothing) {
+  const ShadowRun r = run(R"(schedule v2
+buffer i CPU float32 1024
+buffer o CPU float32 1024
+kernel fill i
+kernel relu o i after(i) inplace=o:i
+kernel use o
+)",
+                          R"(plan v1
+arena arena0 CPU 4096
+place i arena0 0
+place o arena0 0
+)");
+  ASSERT_TRUE(r.clobber.has_value());
+  EXPECT_EQ(r.clobber->victim, "i");
 }
 
 TEST(ShadowV2, ReadingTheInputAfterAnInPlaceKernelIsAClobber) {
