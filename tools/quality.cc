@@ -54,7 +54,7 @@ Result<std::vector<DeviceQuality>> plan_quality(const Schedule& s, const Plan& p
   PLANCK_ASSIGN(const std::vector<oracle::DevicePacking> devices, oracle::schedule_packings(s));
   std::vector<DeviceQuality> out;
   for (const oracle::DevicePacking& d : devices) {
-    DeviceQuality q{d.device, d.buffers.size(), 0, 0, std::nullopt, d.unit};
+    DeviceQuality q{d.device, d.buffers.size(), 0, 0, std::nullopt, d.unit, d.has_inplace};
     // A device's memory is the sum of its arenas (several in v2).
     for (const Arena& a : plan.arenas) {
       if (a.device == d.device) q.arena = checked_add(q.arena, a.size).value_or(~Bytes{0});
@@ -105,6 +105,7 @@ std::string quality_text(const std::string& plan, const std::vector<DeviceQualit
                  : fmt::format(", optimum between {} and {} ({})", bytes_text(r.lower_bound, unit),
                                bytes_text(r.upper_bound, unit), oracle::status_name(r.status));
     }
+    if (d.inplace_excluded) out += "; in-place sharing: left out of the bound";
     out += "\n";
   }
   return out;
@@ -117,6 +118,7 @@ nlohmann::ordered_json quality_json(const std::vector<DeviceQuality>& q, Bytes s
                                {"buffers", d.buffers},
                                {"arena", d.arena / scale},
                                {"lower_bound", d.lower_bound / scale}};
+    if (d.inplace_excluded) one["inplace_excluded"] = true;  // as planck oracle says it
     if (d.optimum) {
       const Bytes unit = std::max<Bytes>(1, d.unit / scale);
       one["optimum"] = {{"status", oracle::status_name(d.optimum->status)},

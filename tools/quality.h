@@ -34,6 +34,9 @@ struct DeviceQuality {
   Bytes lower_bound = 0;  // in bytes
   std::optional<oracle::OptimumResult> optimum;  // in units of `unit` bytes
   Bytes unit = kPlaceAlign;  // the device's align
+  // A kernel on the device works in place: the bound and the optimum leave
+  // the sharing out, so a plan that shares may fall below them.
+  bool inplace_excluded = false;
 };
 
 // Per device of the schedule, in order of first appearance. With a deadline

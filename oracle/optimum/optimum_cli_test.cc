@@ -118,6 +118,14 @@ kernel use p
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("status: optimal"));
   EXPECT_THAT(r.out, HasSubstr("in-place sharing: left out"));
+  // check --optimum on bysize's plan, which shares, says so too.
+  const std::string plan = dir_ + "/i.plan";
+  ASSERT_EQ(planck("plan --planner bysize " + dir_ + "/i.sched -o " + plan).exit_code, 0);
+  const CommandResult check = planck("check --optimum " + dir_ + "/i.sched " + plan);
+  EXPECT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_THAT(check.out, HasSubstr("in-place sharing: left out of the bound"));
+  const CommandResult json = planck("check --optimum --json - " + dir_ + "/i.sched " + plan);
+  EXPECT_THAT(json.out, HasSubstr("\"inplace_excluded\": true"));
 }
 
 // A device's capacity is decided like --capacity.
