@@ -239,5 +239,19 @@ TEST_F(Answers, CheckAndStatsDescribeAPlanAlike) {
   EXPECT_EQ(oracle["schedule"], check["schedule"]);
 }
 
+// An output that is a pipe or a device is written into, not replaced: a
+// file renamed onto /dev/null, as root, would have replaced the device.
+TEST_F(Answers, AnOutputThatIsAPipeIsWrittenIntoNotReplaced) {
+  const std::string s = write("s.sched", kSched);
+  const std::string fifo = dir_ + "/out.fifo";
+  ASSERT_EQ(testing::run_command("mkfifo " + fifo).exit_code, 0);
+  const CommandResult r = testing::run_command("cat " + fifo + " > " + dir_ + "/got & " + testing::planck_bin() +
+                                               " plan " + s + " -o " + fifo + "; wait");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::read_text(dir_ + "/got"), planck("plan " + s).out);
+  EXPECT_EQ(testing::run_command("test -p " + fifo).exit_code, 0) << "the pipe was replaced";
+  EXPECT_EQ(planck("plan " + s + " -o " + dir_).exit_code, 2);
+}
+
 }  // namespace
 }  // namespace planck

@@ -38,6 +38,18 @@ void write_output(const std::string& path, std::string_view text) {
   }
   namespace fs = std::filesystem;
   const fs::path target(path);
+  // A device or a pipe (/dev/null, a FIFO) is written in place: renaming a
+  // file onto it would replace it.
+  std::error_code status_ec;
+  const fs::file_status status = fs::status(target, status_ec);
+  if (!status_ec && fs::exists(status) && !fs::is_regular_file(status)) {
+    if (fs::is_directory(status)) throw Exit{kExitBadInput, path + ": cannot write: it is a folder"};
+    std::ofstream out(target, std::ios::binary);
+    if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (out) out.close();
+    if (!out) throw Exit{kExitBadInput, path + ": cannot write: " + std::strerror(errno)};
+    return;
+  }
   fs::path temp = target;
   temp += ".tmp" + std::to_string(::getpid());
   {
