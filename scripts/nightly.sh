@@ -9,7 +9,10 @@
 #   scripts/nightly.sh PLANNER-OPTIONS          # verify that planner instead
 #                                               # (--planner NAME, --planner-cmd CMD
 #                                               # [--persistent], --planner-lib PATH;
-#                                               # a library is fuzzed in-process too)
+#                                               # a library is fuzzed in-process too,
+#                                               # on the features it claims;
+#                                               # --features LIST: what it supports,
+#                                               # e.g. v2; a command gets v1 without it)
 #
 # verify also judges the ONNX networks bench/onnx.sh imported, when present.
 # The budget is shared: a quarter for verify, nearly half for the fuzz
