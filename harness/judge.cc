@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/loads.h"
 #include "oracle/check/checker.h"
 #include "oracle/check/shadow.h"
 
@@ -20,30 +21,6 @@ constexpr std::size_t kExplainedViolations = 10;
 std::string kind_of(oracle::Rule rule) {
   std::string name(oracle::rule_name(rule));
   return "invalid-" + name;
-}
-
-// A device with a capacity that its planned buffers, side by side, each in
-// blocks of max(256, align) (the coarsest a planner of SPEC section 10
-// rounds to), cannot fit: where a planner may refuse. Its name and figures,
-// or none when every capacity holds them.
-std::optional<std::string> capacity_too_small(const Schedule& s, const std::vector<Lifetime>& planned) {
-  for (const Device& d : s.devices) {
-    if (!d.capacity) continue;
-    const Bytes block = std::max(d.align, kPlaceAlign);
-    Bytes total = 0;
-    for (const Lifetime& l : planned) {
-      const Storage& st = s.storage[l.buffer];
-      if (st.device != d.name) continue;
-      const Result<Bytes> r = rounded_size(st, block);
-      const std::optional<Bytes> sum = r ? checked_add(total, std::max(block, *r)) : std::nullopt;
-      total = sum ? *sum : ~Bytes{0};
-    }
-    if (total > *d.capacity) {
-      return fmt::format("device {}'s planned buffers side by side take {} bytes, more than its capacity of {}",
-                         d.name, total, *d.capacity);
-    }
-  }
-  return std::nullopt;
 }
 
 }  // namespace

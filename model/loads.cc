@@ -1,5 +1,7 @@
 #include "model/loads.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace planck {
@@ -46,6 +48,26 @@ std::optional<Bytes> arena_total(const Plan& p) {
     total = *sum;
   }
   return total;
+}
+
+std::optional<std::string> capacity_too_small(const Schedule& s, const std::vector<Lifetime>& planned) {
+  for (const Device& d : s.devices) {
+    if (!d.capacity) continue;
+    const Bytes block = std::max(d.align, kPlaceAlign);
+    Bytes total = 0;
+    for (const Lifetime& l : planned) {
+      const Storage& st = s.storage[l.buffer];
+      if (st.device != d.name) continue;
+      const Result<Bytes> r = rounded_size(st, block);
+      const std::optional<Bytes> sum = r ? checked_add(total, std::max(block, *r)) : std::nullopt;
+      total = sum ? *sum : ~Bytes{0};
+    }
+    if (total > *d.capacity) {
+      return fmt::format("device {}'s planned buffers side by side take {} bytes, more than its capacity of {}",
+                         d.name, total, *d.capacity);
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace planck

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "model/lifetime.h"
@@ -36,5 +37,12 @@ std::optional<Bytes> peak_live_bytes(const std::vector<Load>& loads);
 
 // The sum of a plan's arena sizes; nullopt when it passes 2^64.
 std::optional<Bytes> arena_total(const Plan& p);
+
+// A device with a capacity that its planned buffers (`planned`, each on its
+// storage's device) do not fit side by side, each in blocks of max(256,
+// align), the coarsest any planner of SPEC section 10 rounds to: where a
+// planner may refuse to plan. A sentence with the device and its figures,
+// or nullopt when every capacity holds its buffers so.
+std::optional<std::string> capacity_too_small(const Schedule& s, const std::vector<Lifetime>& planned);
 
 }  // namespace planck

@@ -38,33 +38,13 @@ using gen::storage_arg;
   throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Failure, std::move(what));
 }
 
-// A device with a capacity that its planned buffers side by side, each in
-// blocks of max(256, align), do not fit (SPEC section 10): where a planner
-// may refuse to plan.
-std::optional<std::string> capacity_too_small(const Schedule& s) {
-  const std::vector<Lifetime> lives = model_lifetimes(s);
-  for (const Device& d : s.devices) {
-    if (!d.capacity) continue;
-    const Bytes block = std::max(d.align, kPlaceAlign);
-    Bytes total = 0;
-    for (const Lifetime& l : lives) {
-      const Storage& b = s.storage[l.buffer];
-      if (b.device != d.name) continue;
-      // Generated schedules keep these sums below 2^63.
-      total += std::max(block, *checked_round_up(b.phase + b.bytes, block));
-    }
-    if (total > *d.capacity) return fmt::format("{} needs {} bytes side by side, has {}", d.name, total, *d.capacity);
-  }
-  return std::nullopt;
-}
-
 // The planner's plan; a refusal to pass a capacity too small for the
 // buffers side by side ends the case as passed; any other failure fails it.
 Plan plan_or_fail(const Planner& planner, const Schedule& s) {
   Result<Plan> plan = planner.plan(s);
   if (plan) return std::move(*plan);
   if (plan.error().kind == kOverCapacity) {
-    if (const std::optional<std::string> small = capacity_too_small(s)) {
+    if (const std::optional<std::string> small = capacity_too_small(s, model_lifetimes(s))) {
       throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Success, "refused: " + *small);
     }
     fail(fmt::format("planner {} refuses to pass a capacity its buffers fit side by side: {}", planner.name(),
