@@ -1,16 +1,11 @@
 #include "planner/inplace.h"
 
-#include <algorithm>
+#include "model/takes.h"
 
 namespace planck {
 namespace {
 
 constexpr std::size_t kUnplanned = static_cast<std::size_t>(-1);
-
-bool through_view(const Entry& e, StorageId id) {
-  return std::any_of(e.args.begin(), e.args.end(),
-                     [&](const Arg& a) { return a.kind != Arg::Kind::Storage && storage_of(a) == id; });
-}
 
 }  // namespace
 
@@ -32,7 +27,7 @@ std::vector<InPlaceLives> inplace_pairs(const Schedule& s, const std::vector<Lif
       const Storage& is = s.storage[pair.in];
       const bool ends_here = lives[i].last == entry && lives[o].first == entry;
       const bool roles = !lives_to_end(is) && !lives_from_start(os);
-      const bool plain = !through_view(e, pair.out) && !through_view(e, pair.in);
+      const bool plain = !takes_through_view(e, pair.out) && !takes_through_view(e, pair.in);
       const bool fits = os.device == is.device && os.phase == is.phase && os.bytes <= is.bytes;
       if (ends_here && roles && plain && fits) out.push_back({o, i});
     }

@@ -18,12 +18,10 @@
 #include "model/plan.h"
 #include "model/schedule_printer.h"
 #include "oracle/check/lifetimes.h"
-#include "tests/parsed.h"
+#include "tests/judged.h"
 #include "tests/spec_example.h"
 
 namespace planck::oracle {
-
-void PrintTo(const Violation& v, std::ostream* os) { *os << v.message; }
 
 namespace {
 
@@ -32,14 +30,7 @@ using ::testing::HasSubstr;
 using testing::plan;
 using testing::sched;
 
-// Both checkers, which must agree exactly wherever at most one pair overlaps.
-std::vector<Violation> check(std::string_view schedule_text, std::string_view plan_text) {
-  const Schedule s = sched(schedule_text);
-  const Plan p = plan(plan_text);
-  std::vector<Violation> fast = check_plan(s, p);
-  EXPECT_EQ(fast, check_plan_quadratic(s, p));
-  return fast;
-}
+using testing::check;
 
 using testing::kSpecExample;
 using testing::kSpecExamplePlan;

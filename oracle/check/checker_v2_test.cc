@@ -11,7 +11,7 @@
 
 #include "model/plan.h"
 #include "oracle/check/checker.h"
-#include "tests/parsed.h"
+#include "tests/judged.h"
 
 namespace planck::oracle {
 namespace {
@@ -20,13 +20,7 @@ using ::testing::HasSubstr;
 using testing::plan;
 using testing::sched;
 
-std::vector<Violation> check(std::string_view schedule_text, std::string_view plan_text) {
-  const Schedule s = sched(schedule_text);
-  const Plan p = plan(plan_text);
-  std::vector<Violation> fast = check_plan(s, p);
-  EXPECT_EQ(fast, check_plan_quadratic(s, p));
-  return fast;
-}
+using testing::check;
 
 std::vector<Rule> rules(const std::vector<Violation>& v) {
   std::vector<Rule> out;

@@ -4,14 +4,10 @@
 
 #include <algorithm>
 
+#include "model/takes.h"
+
 namespace planck::oracle {
 namespace {
-
-// Whether `e` takes storage `id` through a view.
-bool takes_through_view(const Entry& e, StorageId id) {
-  return std::any_of(e.args.begin(), e.args.end(),
-                     [&](const Arg& a) { return a.kind != Arg::Kind::Storage && storage_of(a) == id; });
-}
 
 // The declarations of `entries` and the loops in them, all within top-level entry `top`.
 void collect(const std::vector<Entry>& entries, std::size_t top, bool top_level,

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "model/resolve.h"
+#include "model/takes.h"
 
 namespace planck::oracle {
 namespace {
@@ -290,10 +291,7 @@ class Runner {
   void note_handed(const Entry& call) {
     handed_.clear();
     for (const InPlace& pair : call.inplace()) {
-      const bool viewed = std::any_of(call.args.begin(), call.args.end(), [&](const Arg& a) {
-        return a.kind != Arg::Kind::Storage && (storage_of(a) == pair.in || storage_of(a) == pair.out);
-      });
-      if (viewed) continue;
+      if (takes_through_view(call, pair.in) || takes_through_view(call, pair.out)) continue;
       const std::size_t o = track_of_[pair.out];
       const std::size_t i = track_of_[pair.in];
       if (o == kUntracked || i == kUntracked) continue;

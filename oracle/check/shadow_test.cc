@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "model/plan.h"
-#include "tests/parsed.h"
+#include "tests/judged.h"
 #include "tests/spec_example.h"
 
 namespace planck::oracle {
@@ -21,11 +21,7 @@ using ::testing::HasSubstr;
 using testing::plan;
 using testing::sched;
 
-ShadowRun run(std::string_view schedule_text, std::string_view plan_text, std::uint64_t iterations = 2) {
-  Result<ShadowRun> r = run_shadow(sched(schedule_text), plan(plan_text), {.iterations = iterations});
-  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
-  return r.ok() ? *r : ShadowRun{};
-}
+using testing::run;
 
 Error run_error(std::string_view schedule_text, std::string_view plan_text, ShadowOptions options = {}) {
   Result<ShadowRun> r = run_shadow(sched(schedule_text), plan(plan_text), options);

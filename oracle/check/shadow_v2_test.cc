@@ -11,7 +11,7 @@
 #include "model/plan.h"
 #include "oracle/check/shadow.h"
 
-#include "tests/parsed.h"
+#include "tests/judged.h"
 
 namespace planck::oracle {
 namespace {
@@ -20,11 +20,7 @@ using ::testing::HasSubstr;
 using testing::plan;
 using testing::sched;
 
-ShadowRun run(std::string_view schedule_text, std::string_view plan_text) {
-  Result<ShadowRun> r = run_shadow(sched(schedule_text), plan(plan_text));
-  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
-  return r.ok() ? *r : ShadowRun{};
-}
+using testing::run;
 
 // x is written by the caller and first read at entry 1; t, used at entry 0
 // only, shares its bytes: the bug of a planner that plans inputs from
