@@ -239,6 +239,21 @@ TEST_F(Answers, CheckAndStatsDescribeAPlanAlike) {
   EXPECT_EQ(oracle["schedule"], check["schedule"]);
 }
 
+// What a planner supports: a list that names nothing is bad usage; a
+// command is given model v1 alone unless --features says more.
+TEST_F(Answers, FeaturesNameWhatAPlannerSupportsAndACommandGetsModelV1) {
+  const CommandResult bad = planck("verify --planner tlsf --features v1,v3 --cases 1");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("no feature is named 'v3'"));
+  const std::string v2 = write("v2.sched", "schedule v2\ndevice CPU align=64\nbuffer a CPU int8 100\nkernel k a\n");
+  const CommandResult v1_only = planck("minimize " + v2 + " --planner-cmd cat");
+  EXPECT_EQ(v1_only.exit_code, 2);
+  EXPECT_THAT(v1_only.err, HasSubstr("uses what the planner does not support (align); it supports v1"));
+  const CommandResult skipped = planck("verify " + v2 + " --planner-cmd cat");
+  EXPECT_EQ(skipped.exit_code, 0) << skipped.err;
+  EXPECT_THAT(skipped.out, HasSubstr("1 skipped for features switched off"));
+}
+
 // An output that is a pipe or a device is written into, not replaced: a
 // file renamed onto /dev/null, as root, would have replaced the device.
 TEST_F(Answers, AnOutputThatIsAPipeIsWrittenIntoNotReplaced) {
