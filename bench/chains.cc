@@ -12,13 +12,14 @@
 namespace planck::bench {
 namespace {
 
-constexpr Shape kShapes[] = {Shape::Flat, Shape::Loops, Shape::Devices};
+constexpr Shape kShapes[] = {Shape::Flat, Shape::Loops, Shape::Devices, Shape::Streams};
 
 std::string_view shape_name(Shape shape) {
   switch (shape) {
     case Shape::Flat: return "flat";
     case Shape::Loops: return "loops";
     case Shape::Devices: return "devices";
+    case Shape::Streams: return "streams";
   }
   return "?";
 }
@@ -27,6 +28,7 @@ gen::ChainOptions chain_options(Shape shape, std::size_t buffers) {
   gen::ChainOptions options{.buffers = buffers};
   if (shape == Shape::Loops) options.loop_body = 16;
   if (shape == Shape::Devices) options.devices = 4;
+  if (shape == Shape::Streams) options.streams = 4;
   return options;
 }
 

@@ -17,6 +17,7 @@ enum class Shape {
   Flat,     // the chain as it is: one device, no loops
   Loops,    // every other run of 16 kernels inside a range loop
   Devices,  // the buffers spread over four devices in turn
+  Streams,  // model v3: the kernels on four streams in turn, a ring of events every 64
 };
 
 // The sizes benchmarks run at, in buffers: 1,000, 10,000, ... kLargest.

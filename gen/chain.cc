@@ -2,12 +2,39 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace planck::gen {
 namespace {
 
 std::string device_of(std::size_t buffer, std::size_t devices) {
   return devices > 1 ? "CUDA:" + std::to_string(buffer % devices) : "CUDA";
+}
+
+// Each top-level entry on a stream in turn, and after every sync_every of
+// them a ring of events: stream t records, stream t + 1 waits.
+void spread_over_streams(Schedule& s, const ChainOptions& options) {
+  const std::size_t streams = std::min<std::size_t>(options.streams, kMaxStreams);
+  for (std::size_t t = 1; t < streams; ++t) s.streams.emplace_back("s" + std::to_string(t));
+  const std::size_t every = std::max<std::size_t>(options.sync_every, 1);
+  std::vector<Entry> out;
+  out.reserve(s.entries.size() + 2 * streams * (s.entries.size() / every + 1));
+  std::size_t events = 0;
+  for (std::size_t i = 0; i < s.entries.size(); ++i) {
+    s.entries[i].stream = static_cast<StreamId>(i % streams);
+    out.push_back(std::move(s.entries[i]));
+    if ((i + 1) % every != 0) continue;
+    for (std::size_t t = 0; t < streams; ++t) {
+      const std::string name = "e" + std::to_string(events++);
+      Entry record{.kind = Entry::Kind::Record, .stream = static_cast<StreamId>(t)};
+      record.name = name;
+      Entry wait{.kind = Entry::Kind::Wait, .stream = static_cast<StreamId>((t + 1) % streams)};
+      wait.name = name;
+      out.push_back(std::move(record));
+      out.push_back(std::move(wait));
+    }
+  }
+  s.entries = std::move(out);
 }
 
 }  // namespace
@@ -42,6 +69,7 @@ Schedule generate_chain_schedule(Choices& choices, const ChainOptions& options) 
     if (i % options.loop_body == 0) s.entries.push_back(Entry{.kind = Entry::Kind::Range});
     s.entries.back().mutable_body().push_back(std::move(k));
   }
+  if (options.streams > 1) spread_over_streams(s, options);
   return s;
 }
 

@@ -24,6 +24,12 @@ struct ChainOptions {
   // With devices > 1, buffer t<i> is on device `CUDA:<i mod devices>`; with
   // 1, every buffer is on `CUDA`.
   std::size_t devices = 1;
+  // Model v3: with streams > 1, top-level entry i runs on stream i mod
+  // streams (0 the default one, then s1, s2, ...), and after every
+  // sync_every entries each stream records an event that the next one waits
+  // for, so that some reuse across streams is ordered and some is not.
+  std::size_t streams = 1;
+  std::size_t sync_every = 64;
 };
 
 // `buffers` float32 buffers of 0 to max_bytes, one in 16 with phase 64;

@@ -26,13 +26,30 @@ constexpr FeatureSwitch kSwitches[] = {
     {"huge", "sizes of 2^40 bytes and more, up to near 2^62", &Features::huge_sizes},
     {"copies", "copy calls", &Features::copies},
     {"unused", "declarations that no entry takes", &Features::unused_storage},
-    {"align", "device lines with an align other than 256", &Features::align, true},
-    {"capacity", "device lines with a capacity", &Features::capacity, true},
-    {"inputs", "planned inputs (buffers marked input)", &Features::inputs, true},
-    {"outputs", "planned outputs (buffers marked output)", &Features::outputs, true},
-    {"state", "state (buffers marked state)", &Features::state, true},
-    {"inplace", "in-place kernels (inplace=OUT:IN)", &Features::inplace, true},
+    {"align", "device lines with an align other than 256", &Features::align, 2},
+    {"capacity", "device lines with a capacity", &Features::capacity, 2},
+    {"inputs", "planned inputs (buffers marked input)", &Features::inputs, 2},
+    {"outputs", "planned outputs (buffers marked output)", &Features::outputs, 2},
+    {"state", "state (buffers marked state)", &Features::state, 2},
+    {"inplace", "in-place kernels (inplace=OUT:IN)", &Features::inplace, 2},
+    {"streams", "entries on several streams, ordered by record and wait", &Features::streams, 3},
+    {"local", "loop-local buffers (local)", &Features::local, 3},
 };
+
+// Every feature of models up to `model` on, the later ones off.
+Features up_to(int model) {
+  Features f;
+  for (const FeatureSwitch& sw : kSwitches) f.*sw.on = sw.model <= model;
+  return f;
+}
+
+// `f` with the features of models past `model` off.
+Features only_up_to(Features f, int model) {
+  for (const FeatureSwitch& sw : kSwitches) {
+    if (sw.model > model) f.*sw.on = false;
+  }
+  return f;
+}
 
 void entries_use(const std::vector<Entry>& body, Features& used) {
   for (const Entry& e : body) {
@@ -40,6 +57,7 @@ void entries_use(const std::vector<Entry>& body, Features& used) {
     used.flag_loops |= e.kind == Entry::Kind::Loop;
     used.copies |= e.kind == Entry::Kind::Copy;
     used.inplace |= !e.inplace().empty();
+    used.streams |= e.stream != 0 || e.kind == Entry::Kind::Record || e.kind == Entry::Kind::Wait;
     entries_use(e.body(), used);
   }
 }
@@ -86,6 +104,7 @@ Features used_features(const Schedule& s) {
     used.inputs |= (st.io & kInput) != 0;
     used.outputs |= (st.io & kOutput) != 0;
     used.state |= (st.io & kState) != 0;
+    used.local |= st.local;
   }
   for (const Device& d : s.devices) {
     used.align |= d.align != kPlaceAlign || !d.capacity;
@@ -95,18 +114,10 @@ Features used_features(const Schedule& s) {
   return used;
 }
 
-Features v1_features() {
-  Features f;
-  for (const FeatureSwitch& sw : kSwitches) f.*sw.on = !sw.v2;
-  return f;
-}
-
-Features v1_only(Features f) {
-  for (const FeatureSwitch& sw : kSwitches) {
-    if (sw.v2) f.*sw.on = false;
-  }
-  return f;
-}
+Features v1_features() { return up_to(1); }
+Features v2_features() { return up_to(2); }
+Features v1_only(Features f) { return only_up_to(f, 1); }
+Features v2_only(Features f) { return only_up_to(f, 2); }
 
 Result<Features> parse_features(std::string_view list) {
   Features f = no_features();
@@ -123,6 +134,8 @@ Result<Features> parse_features(std::string_view list) {
     } else if (word == "v1") {
       f |= v1_features();
     } else if (word == "v2") {
+      f |= v2_features();
+    } else if (word == "v3") {
       f = Features{};
     } else {
       const FeatureSwitch* found = nullptr;
@@ -130,7 +143,7 @@ Result<Features> parse_features(std::string_view list) {
         if (sw.name == word) found = &sw;
       }
       if (found == nullptr) {
-        std::string names = "v1, v2, none";
+        std::string names = "v1, v2, v3, none";
         for (const FeatureSwitch& sw : kSwitches) names += ", " + std::string(sw.name);
         return Error{"", fmt::format("no feature is named '{}' (the features: {})", word, names)};
       }
@@ -142,12 +155,15 @@ Result<Features> parse_features(std::string_view list) {
 }
 
 std::string features_text(const Features& f) {
-  if (f == Features{}) return "v2";
-  Features v1 = v1_features();
-  const bool has_v1 = allows(f, v1);
-  std::string out = has_v1 ? "v1" : "";
+  if (f == Features{}) return "v3";
+  // The largest group it holds whole, then the features past it.
+  int group = 0;
+  for (int model : {1, 2}) {
+    if (allows(f, up_to(model))) group = model;
+  }
+  std::string out = group > 0 ? fmt::format("v{}", group) : "";
   for (const FeatureSwitch& sw : kSwitches) {
-    if (f.*sw.on && !(has_v1 && !sw.v2)) out += (out.empty() ? "" : ",") + std::string(sw.name);
+    if (f.*sw.on && sw.model > group) out += (out.empty() ? "" : ",") + std::string(sw.name);
   }
   return out.empty() ? "none" : out;
 }

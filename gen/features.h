@@ -38,6 +38,9 @@ struct Features {
   bool outputs = true;          // buffers marked `output`
   bool state = true;            // buffers marked `state`
   bool inplace = true;          // kernels that declare `inplace=OUT:IN`
+  // Model v3 (SPEC section 11).
+  bool streams = true;          // entries on several streams, `record` and `wait`
+  bool local = true;            // buffers marked `local` inside loops
 };
 
 // A feature switch by name, for command lines (`--no-NAME`) and for tests
@@ -46,30 +49,35 @@ struct FeatureSwitch {
   std::string_view name;
   std::string_view description;
   bool Features::*on;
-  bool v2 = false;  // a feature of model v2 (SPEC section 10)
+  int model = 1;  // the model that brings it: 1, 2 (SPEC section 10) or 3 (section 11)
 };
 std::span<const FeatureSwitch> feature_switches();
 
 // Every switch off.
 Features no_features();
 
-// Every feature of model v1 on, every feature of v2 off: what a planner that
-// reads `schedule v1` only supports, and what one written elsewhere is taken
-// to support unless it says more.
+// Every feature of model v1 on, every feature of v2 and v3 off: what a
+// planner that reads `schedule v1` only supports, and what one written
+// elsewhere is taken to support unless it says more.
 Features v1_features();
+// Every feature of models v1 and v2 on, those of v3 off.
+Features v2_features();
 
-// `f` with every feature of model v2 switched off.
+// `f` with every feature of models v2 and v3 switched off.
 Features v1_only(Features f);
+// `f` with every feature of model v3 switched off.
+Features v2_only(Features f);
 
 // A list of features as `--features` and the C ABI's
 // planck_planner_features() give it: names of feature_switches(), and the
-// groups `v1` (every feature of v1) and `v2` (every feature), and `none`,
+// groups `v1` (every feature of v1), `v2` (every feature of v1 and v2), `v3`
+// (every feature), and `none`,
 // separated by commas; the features it names, no others. An empty list, or a word that
 // names nothing, is an error that names it.
 Result<Features> parse_features(std::string_view list);
 
-// The shortest list that parse_features reads back as `f`: `v2`, or `v1`
-// followed by the v2 features it has, or the names of its features.
+// The shortest list that parse_features reads back as `f`: `v3`, or `v2` or
+// `v1` followed by the later features it has, or the names of its features.
 std::string features_text(const Features& f);
 
 bool operator==(const Features& a, const Features& b);

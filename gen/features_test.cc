@@ -63,18 +63,27 @@ kernel step kv
             "capacity");
 }
 
+TEST(UsedFeatures, OfModelV3) {
+  EXPECT_EQ(on(used_by("schedule v3\nbuffer a CPU int8 256\nkernel k a stream=s\n")), "streams");
+  EXPECT_EQ(on(used_by("schedule v3\nrecord e\nwait e\n")), "streams");
+  EXPECT_EQ(on(used_by("schedule v3\nbuffer a CPU int8 256 local\nrange {\n  kernel k a\n}\n")),
+            "range-loops local");
+}
+
 TEST(FeatureLists, ReadTheNamesAndTheGroups) {
-  EXPECT_EQ(on(*parse_features("v2")), on(Features{}));
+  EXPECT_EQ(on(*parse_features("v3")), on(Features{}));
+  EXPECT_EQ(on(*parse_features("v2")), on(v2_features()));
   EXPECT_EQ(on(*parse_features("v1")), on(v1_features()));
+  EXPECT_EQ(on(*parse_features("v2,streams")), on(v2_features()) + " streams");
   EXPECT_EQ(on(*parse_features("none")), "");
   EXPECT_EQ(on(*parse_features("copies,align")), "copies align");
   Features v1_align = v1_features();
   v1_align.align = true;
   EXPECT_EQ(on(*parse_features("align,v1")), on(v1_align));
-  for (const char* bad : {"", ",", "v1,", "v3", "copies,,align", "ALIGN"}) {
+  for (const char* bad : {"", ",", "v1,", "v4", "copies,,align", "ALIGN"}) {
     EXPECT_FALSE(parse_features(bad).ok()) << bad;
   }
-  EXPECT_NE(parse_features("v3").error().message().find("'v3'"), std::string::npos);
+  EXPECT_NE(parse_features("v4").error().message().find("'v4'"), std::string::npos);
 }
 
 TEST(FeatureLists, TextReadsBackAsTheSameFeatures) {
@@ -83,7 +92,11 @@ TEST(FeatureLists, TextReadsBackAsTheSameFeatures) {
   Features few = no_features();
   few.copies = true;
   few.capacity = true;
-  const std::pair<Features, std::string> cases[] = {{Features{}, "v2"},
+  Features v2_local = v2_features();
+  v2_local.local = true;
+  const std::pair<Features, std::string> cases[] = {{Features{}, "v3"},
+                                                    {v2_features(), "v2"},
+                                                    {v2_local, "v2,local"},
                                                     {v1_features(), "v1"},
                                                     {v1_inplace, "v1,inplace"},
                                                     {few, "copies,capacity"},

@@ -73,7 +73,9 @@ class Builder {
       declare_inplace();
       repair_views(s_);  // a bitcast of a buffer made larger may no longer divide it
     }
+    if (features_.local) declare_local();
     if (features_.capacity) give_capacities();
+    if (features_.streams) spread_over_streams();
     return std::move(s_);
   }
 
@@ -218,6 +220,89 @@ class Builder {
       in.bytes = out.bytes;
     }
     out.phase = in.phase;
+  }
+
+  // Model v3: within each top-level loop, now and then new scratch buffers
+  // that one or two calls of its body take, marked `local`; and buffers that
+  // the loop alone takes marked `local` about half the time. A loop's own
+  // flag is taken outside every loop, so never local to it.
+  void declare_local() {
+    for (Entry& top : s_.entries) {
+      if (top.kind != Entry::Kind::Range && top.kind != Entry::Kind::Loop) continue;
+      std::vector<Entry*> calls;
+      for_each_entry(std::span<Entry>(top.mutable_body()), [&](Entry& e) {
+        if (e.kind == Entry::Kind::Kernel || e.kind == Entry::Kind::Copy) calls.push_back(&e);
+      });
+      if (calls.empty() || size_ == 0 || !c_.percent(60)) continue;
+      const int scratch = c_.between(1, 3);
+      for (int k = 0; k < scratch; ++k) {
+        Storage st = buffer_decl(fmt::format("l{}", s_.storage.size()), devices_[c_.below(devices_.size())],
+                                 Dtype::Int8, 0);
+        st.bytes = bytes(st);
+        st.local = true;
+        const auto id = static_cast<StorageId>(s_.storage.size());
+        s_.storage.push_back(std::move(st));
+        const std::size_t at = c_.below(calls.size());
+        const std::size_t uses = std::min<std::size_t>(calls.size() - at, c_.between(1, 2));
+        for (std::size_t u = 0; u < uses; ++u) {
+          Entry& call = *calls[at + u];
+          if (call.kind == Entry::Kind::Kernel) call.args.push_back(storage_arg(id));
+        }
+        if (calls[at]->kind != Entry::Kind::Kernel && (uses < 2 || calls[at + 1]->kind != Entry::Kind::Kernel)) {
+          s_.storage.pop_back();  // no kernel took it
+        }
+      }
+    }
+    // Buffers that one top-level loop alone takes, its flag aside.
+    std::vector<long> first;
+    std::vector<long> last;
+    top_level_uses(first, last);
+    for (StorageId id = 0; id < s_.storage.size(); ++id) {
+      Storage& st = s_.storage[id];
+      if (st.kind != StorageKind::Buffer || st.held || st.io != 0 || st.local || first[id] < 0) continue;
+      if (first[id] != last[id]) continue;
+      const Entry& top = s_.entries[static_cast<std::size_t>(first[id])];
+      if (top.kind != Entry::Kind::Range && top.kind != Entry::Kind::Loop) continue;
+      if (top.kind == Entry::Kind::Loop && storage_of(top.flag().front()) == id) continue;
+      st.local = c_.percent(50);
+    }
+  }
+
+  // Model v3: 1 to 4 streams (the default one among them), each top-level
+  // call and loop on one of them, and events between: a `record` after
+  // some entry and a `wait` of it later, on the same stream now and then,
+  // so that some uses are ordered across streams and some are not.
+  void spread_over_streams() {
+    const int streams = c_.between(1, 4);
+    for (int k = 1; k < streams; ++k) s_.streams.emplace_back(fmt::format("s{}", k));
+    // At size 0, the one entry alone.
+    if ((streams == 1 && c_.percent(50)) || s_.entries.size() < 2) return;
+    std::vector<Entry> out;
+    out.reserve(s_.entries.size() * 2);
+    struct Recorded {
+      std::string name;
+      StreamId stream;
+    };
+    std::vector<Recorded> recorded;
+    const auto any_stream = [&] { return static_cast<StreamId>(c_.below(static_cast<std::size_t>(streams))); };
+    for (Entry& e : s_.entries) {
+      e.stream = any_stream();
+      const StreamId on = e.stream;
+      out.push_back(std::move(e));
+      if (c_.percent(30)) {
+        Entry record{.kind = Entry::Kind::Record, .stream = on};
+        record.name = fmt::format("e{}", recorded.size());
+        recorded.push_back({record.name.str(), on});
+        out.push_back(std::move(record));
+      }
+      if (!recorded.empty() && c_.percent(30)) {
+        const Recorded& r = recorded[c_.below(recorded.size())];
+        Entry wait{.kind = Entry::Kind::Wait, .stream = c_.percent(15) ? r.stream : any_stream()};
+        wait.name = r.name;
+        out.push_back(std::move(wait));
+      }
+    }
+    s_.entries = std::move(out);
   }
 
   // A capacity for each device line that wants one: the device's planned

@@ -1,6 +1,9 @@
 #include "gen/schedule_parts.h"
 
 #include <algorithm>
+#include <set>
+#include <span>
+#include <string>
 #include <utility>
 
 namespace planck::gen {
@@ -123,6 +126,37 @@ void repair_inplace(Schedule& s) {
 
 void repair_views(Schedule& s) {
   for_each_arg(s.entries, [&](Arg& a) { repair_arg(s, a); });
+}
+
+void repair_v3(Schedule& s) {
+  std::set<std::string> recorded;
+  std::erase_if(s.entries, [&](const Entry& e) {
+    if (e.kind == Entry::Kind::Record) return !recorded.insert(e.name.str()).second;
+    return e.kind == Entry::Kind::Wait && !recorded.contains(e.name.str());
+  });
+  bool any_local = false;
+  for (const Storage& st : s.storage) any_local = any_local || st.local;
+  if (!any_local) return;
+  // The top-level loop that alone takes each storage, or kNone where a
+  // top-level call, a top-level loop's flag, or two top-level entries take it.
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  constexpr std::size_t kUntaken = kNone - 1;
+  std::vector<std::size_t> loop_of(s.storage.size(), kUntaken);
+  for (std::size_t i = 0; i < s.entries.size(); ++i) {
+    const Entry& top = s.entries[i];
+    const bool loop = top.kind == Entry::Kind::Range || top.kind == Entry::Kind::Loop;
+    for_each_arg(std::span<const Entry>(&top, 1), [&](const Arg& a) {
+      std::size_t& at = loop_of[storage_of(a)];
+      at = !loop || (at != kUntaken && at != i) ? kNone : i;
+    });
+    for (const Arg& a : top.flag()) loop_of[storage_of(a)] = kNone;
+  }
+  for (StorageId id = 0; id < s.storage.size(); ++id) {
+    Storage& st = s.storage[id];
+    if (st.local && (loop_of[id] == kNone || st.held || st.io != 0 || st.kind != StorageKind::Buffer)) {
+      st.local = false;
+    }
+  }
 }
 
 }  // namespace planck::gen

@@ -65,4 +65,10 @@ void repair_inplace(Schedule& s);
 // smaller is valid again.
 void repair_views(Schedule& s);
 
+// Model v3 kept valid after an edit: a `wait` of an event not recorded
+// before it goes, and so does a second `record` of one event; a buffer
+// marked `local` that is no longer taken inside one top-level loop alone
+// (its flag aside), or is held or an input, output or state, loses the word.
+void repair_v3(Schedule& s);
+
 }  // namespace planck::gen

@@ -40,6 +40,8 @@ struct Shrinks::Edit {
     RemoveDeviceLine,
     NoCapacity,
     DefaultAlign,
+    NoLocal,
+    DefaultStream,
   };
   static constexpr std::size_t kFlag = std::numeric_limits<std::size_t>::max();
 
@@ -170,6 +172,10 @@ class EditLister {
     }
     for (StorageId id = 0; id < s_.storage.size(); ++id) {
       if (s_.storage[id].io != 0) edits_.push_back({.kind = Edit::Kind::NoIo, .storage = id});
+      if (s_.storage[id].local) edits_.push_back({.kind = Edit::Kind::NoLocal, .storage = id});
+    }
+    for (std::size_t i = 0; i < s_.entries.size(); ++i) {
+      if (s_.entries[i].stream != 0) edits_.push_back({.kind = Edit::Kind::DefaultStream, .path = {i}});
     }
     // The first device in name order among the disks, and among the others.
     std::optional<StorageId> first[2];
@@ -283,6 +289,12 @@ Schedule apply(Schedule s, const Edit& edit) {
     case Edit::Kind::DefaultAlign:
       s.devices[edit.layer].align = kPlaceAlign;
       break;
+    case Edit::Kind::NoLocal:
+      s.storage[edit.storage].local = false;
+      break;
+    case Edit::Kind::DefaultStream:
+      s.entries[edit.path.front()].stream = 0;
+      break;
     case Edit::Kind::Bytes0:
       s.storage[edit.storage].bytes = 0;
       break;
@@ -309,6 +321,7 @@ Schedule apply(Schedule s, const Edit& edit) {
   }
   repair_views(s);
   repair_inplace(s);
+  repair_v3(s);
   return s;
 }
 
@@ -367,6 +380,11 @@ std::vector<std::size_t> shrink_measure(const Schedule& s) {
   std::size_t v2 = 0;
   for (const Device& d : s.devices) v2 += 1 + d.capacity.has_value() + (d.align != kPlaceAlign);
   for_each_entry(s.entries, [&](const Entry& e) { v2 += e.inplace().size(); });
+  // And model v3's: streams named, events, local buffers.
+  for (const Entry& e : s.entries) {
+    v2 += (e.stream != 0) + (e.kind == Entry::Kind::Record || e.kind == Entry::Kind::Wait);
+  }
+  for (const Storage& st : s.storage) v2 += st.local;
   for (const Storage& st : s.storage) {
     v2 += static_cast<std::size_t>(std::popcount(st.io));
     bits += static_cast<std::size_t>(std::bit_width(st.bytes));

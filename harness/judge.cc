@@ -23,6 +23,14 @@ std::string kind_of(oracle::Rule rule) {
   return "invalid-" + name;
 }
 
+// Whether two top-level entries of s run on different streams.
+bool runs_on_several_streams(const Schedule& s) {
+  for (const Entry& e : s.entries) {
+    if (e.stream != s.entries.front().stream) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Verdict judge(const Planner& planner, const Schedule& s) { return judge_plan(s, planner.plan(s)); }
@@ -50,6 +58,19 @@ Verdict ScheduleJudge::judge(Result<Plan> planned) const {
           "capacity-refused: the planner refuses to plan past a capacity ({}), but every device's planned buffers "
           "fit its capacity side by side, in blocks of max(256, align) bytes\n",
           e.message());
+      return v;
+    }
+    // A planner that plans one stream may refuse a schedule whose entries
+    // run on several (docs/model-v3.md#what-the-planners-do), and only such.
+    if (e.kind == "planner-streams") {
+      if (runs_on_several_streams(s)) {
+        v.note = fmt::format("no plan: {}", e.message());
+        return v;
+      }
+      v.kind = "streams-refused";
+      v.explanation = fmt::format("streams-refused: the planner refuses several streams ({}), but every entry "
+                                  "runs on one\n",
+                                  e.message());
       return v;
     }
     v.kind = e.kind.empty() ? "planner-error" : e.kind;

@@ -56,7 +56,9 @@ class OptimalPlanner final : public Planner {
     PLANCK_ASSIGN(const std::vector<oracle::DevicePacking> devices, oracle::schedule_packings(s));
     std::unordered_map<std::string, std::size_t> placement_of;
     for (std::size_t k = 0; k < plan.placements.size(); ++k) placement_of[plan.placements[k].buffer] = k;
-    for (const oracle::DevicePacking& d : devices) PLANCK_TRY(improve(plan, placement_of, d, seconds));
+    for (const oracle::DevicePacking& d : devices) {
+      if (!d.unpaired) PLANCK_TRY(improve(plan, placement_of, d, seconds));
+    }
     return plan;
   }
 

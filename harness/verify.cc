@@ -32,7 +32,16 @@ void Progress::judged(const Schedule& s, double seconds_now) {
   }
 }
 
+void Progress::generated_uses(const Schedule& s) {
+  const auto switches = gen::feature_switches();
+  feature_cases.resize(switches.size(), 0);
+  const gen::Features used = gen::used_features(s);
+  for (std::size_t k = 0; k < switches.size(); ++k) feature_cases[k] += used.*switches[k].on ? 1 : 0;
+}
+
 void Progress::add(const Progress& more) {
+  if (feature_cases.size() < more.feature_cases.size()) feature_cases.resize(more.feature_cases.size(), 0);
+  for (std::size_t k = 0; k < more.feature_cases.size(); ++k) feature_cases[k] += more.feature_cases[k];
   cases += more.cases;
   files += more.files;
   skipped += more.skipped;
@@ -112,6 +121,7 @@ VerifyResult verify(const Planner& planner, const std::vector<Schedule>& files, 
     Schedule s = gen::generate_schedule(choices, case_options(k, options));
     s.source = "generated";
     Verdict v = judge(planner, s);
+    r.progress.generated_uses(s);
     judged(s);
     if (v.failed()) {
       r.failure = shrink_failure(planner, "generated case " + std::to_string(k) + " (seed " +

@@ -38,10 +38,15 @@ struct Progress {
   double seconds = 0;
   std::size_t largest_entries = 0;  // the largest schedule judged so far
   std::size_t largest_storage = 0;
+  // By feature switch (gen::feature_switches()), the generated cases that
+  // used it; empty until a case is generated.
+  std::vector<std::uint64_t> feature_cases;
 
   std::uint64_t generated() const { return cases - files; }
   // Counts `s` as judged, `seconds` into the run.
   void judged(const Schedule& s, double seconds_now);
+  // Counts the features a generated case used.
+  void generated_uses(const Schedule& s);
   // Adds a run that started when this one ended.
   void add(const Progress& more);
 };

@@ -25,6 +25,8 @@ std::string_view entry_kind_name(Entry::Kind k) {
     case Entry::Kind::Copy: return "copy";
     case Entry::Kind::Range: return "range";
     case Entry::Kind::Loop: return "loop";
+    case Entry::Kind::Record: return "record";
+    case Entry::Kind::Wait: return "wait";
   }
   return "?";
 }
@@ -44,8 +46,8 @@ void dump_entries(std::string& out, const std::vector<Entry>& entries, const std
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const Entry& e = entries[i];
     const std::string path = prefix.empty() ? fmt::format("{}", i) : fmt::format("{}.{}", prefix, i);
-    fmt::format_to(std::back_inserter(out), "entry {} {} {} args={} at {}:{}\n", path, entry_kind_name(e.kind),
-                   e.name, e.args.size(), e.pos.line, e.pos.col);
+    fmt::format_to(std::back_inserter(out), "entry {} {} {} args={} stream={} at {}:{}\n", path,
+                   entry_kind_name(e.kind), e.name, e.args.size(), e.stream, e.pos.line, e.pos.col);
     for (std::size_t a = 0; a < e.args.size(); ++a) dump_arg(out, e.args[a], fmt::format("{}.{}", path, a));
     for (const Arg& flag : e.flag()) dump_arg(out, flag, path + ".flag");
     for (const InPlace& pair : e.inplace()) {
@@ -65,10 +67,11 @@ std::string dump_schedule(const Schedule& s) {
   }
   for (std::size_t i = 0; i < s.storage.size(); ++i) {
     const Storage& st = s.storage[i];
-    fmt::format_to(std::back_inserter(out), "storage {} {} {} {} {} {} phase={} held={} io={} at {}:{}\n", i,
-                   storage_kind_name(st.kind), st.name, st.device, dtype_name(st.dtype), st.bytes, st.phase,
-                   st.held ? 1 : 0, st.io, st.pos.line, st.pos.col);
+    fmt::format_to(std::back_inserter(out), "storage {} {} {} {} {} {} phase={} held={} io={} local={} at {}:{}\n",
+                   i, storage_kind_name(st.kind), st.name, st.device, dtype_name(st.dtype), st.bytes, st.phase,
+                   st.held ? 1 : 0, st.io, st.local ? 1 : 0, st.pos.line, st.pos.col);
   }
+  for (std::size_t i = 1; i < s.streams.size(); ++i) fmt::format_to(std::back_inserter(out), "stream {} {}\n", i, s.streams[i]);
   dump_entries(out, s.entries, "");
   return out;
 }

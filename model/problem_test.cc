@@ -33,7 +33,7 @@ TEST(Problem, AnythingElseIsASchedule) {
   Result<Problem> bad = parse_problem("id;lower;upper;size\n", "s.txt");
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().where, "s.txt:1:1");
-  EXPECT_EQ(bad.error().what, "expected the header `schedule v1` or `schedule v2`, found `id;lower;upper;size`");
+  EXPECT_EQ(bad.error().what, "expected the header `schedule v1`, `schedule v2` or `schedule v3`, found `id;lower;upper;size`");
 }
 
 TEST(Problem, AnIntervalProblemStandsForItsSchedule) {

@@ -133,6 +133,10 @@ std::optional<Bytes> Schedule::capacity_of(std::string_view device) const {
   return d ? d->capacity : std::nullopt;
 }
 
+// The sizes the comments of schedule.h promise: a cache line each.
+static_assert(sizeof(Storage) == 64);
+static_assert(sizeof(Entry) == 64);
+
 namespace {
 bool any_inplace(const std::vector<Entry>& entries) {
   for (const Entry& e : entries) {
@@ -142,12 +146,34 @@ bool any_inplace(const std::vector<Entry>& entries) {
 }
 }  // namespace
 
-bool Schedule::uses_v2() const {
-  if (!devices.empty()) return true;
+int Schedule::version() const {
   for (const Storage& st : storage) {
-    if (st.io != 0) return true;
+    if (st.local) return 3;
   }
-  return any_inplace(entries);
+  // Streams and events are top-level entries only.
+  for (const Entry& e : entries) {
+    if (e.stream != 0 || e.kind == Entry::Kind::Record || e.kind == Entry::Kind::Wait) return 3;
+  }
+  if (!devices.empty()) return 2;
+  for (const Storage& st : storage) {
+    if (st.io != 0) return 2;
+  }
+  return any_inplace(entries) ? 2 : 1;
+}
+
+std::optional<StreamId> Schedule::find_stream(std::string_view name) const {
+  for (std::size_t i = 0; i < streams.size(); ++i) {
+    if (streams[i] == name) return static_cast<StreamId>(i);
+  }
+  return std::nullopt;
+}
+
+std::optional<StreamId> Schedule::add_stream(std::string_view name) {
+  if (streams.empty()) streams.emplace_back();
+  if (std::optional<StreamId> id = find_stream(name)) return id;
+  if (streams.size() > kMaxStreams) return std::nullopt;
+  streams.emplace_back(name);
+  return static_cast<StreamId>(streams.size() - 1);
 }
 
 }  // namespace planck

@@ -1,6 +1,7 @@
 #pragma once
 // The schedule model (SPEC section 2): storage declarations and a list of
-// entries run in order, each a call (kernel, copy) or a loop (range, loop).
+// entries run in order, each a call (kernel, copy), a loop (range, loop) or,
+// in model v3, an event's record or wait on a stream (SPEC section 11).
 
 #include <cstdint>
 #include <optional>
@@ -72,6 +73,10 @@ struct Storage {
   Dtype dtype = Dtype::Int8;
   bool held = false;  // buffer only: its contents outlive the schedule
   std::uint8_t io = 0;  // buffer only: IoBits
+  // buffer only (v3): every iteration of the innermost loop around its uses
+  // writes it before reading it and nothing reads it after that loop, so
+  // its bytes are its own only between its uses within one iteration.
+  bool local = false;
   SourcePos pos;
   Name name;
   Name device;
@@ -180,13 +185,25 @@ inline StorageId storage_of(const Arg& arg) {
   return a->storage;
 }
 
+// A stream of model v3 (SPEC section 11): an index into Schedule::streams.
+// 0 is the default stream, which has no name.
+using StreamId = std::uint16_t;
+// A schedule names at most this many streams besides the default one.
+inline constexpr std::size_t kMaxStreams = 65535;
+
 // The small members sit first and an entry holds no room for the parts few
 // entries have, so that an entry takes 64 bytes.
 struct Entry {
-  enum class Kind : std::uint8_t { Kernel, Copy, Range, Loop };
+  // Record and Wait (v3) take no storage: `record E` completes when every
+  // earlier entry of its stream has; nothing after `wait E` on its stream
+  // starts before E completes.
+  enum class Kind : std::uint8_t { Kernel, Copy, Range, Loop, Record, Wait };
   Kind kind = Kind::Kernel;
+  // The stream a top-level entry runs on; an entry inside a loop runs on its
+  // top-level loop's stream and keeps 0 here.
+  StreamId stream = 0;
   SourcePos pos;
-  Name name;         // Kernel: the kernel's name
+  Name name;         // Kernel: the kernel's name; Record, Wait: the event's
   Args args;         // Kernel: its arguments; Copy: destination, source
   Boxed<EntryParts> parts;  // a loop's body and flag, a kernel's in-place pairs, once any is given
 
@@ -223,6 +240,9 @@ inline std::vector<InPlace>& Entry::mutable_inplace() { return parts.make().inpl
 struct Schedule {
   std::string source;  // the file it was read from, for messages
   std::vector<Device> devices;  // the `device` lines, in order (v2)
+  // The names of the streams (v3) in order of first appearance, after the
+  // default stream's empty name at index 0: never empty.
+  std::vector<Name> streams{Name()};
   std::vector<Storage> storage;
   std::vector<Entry> entries;
 
@@ -234,10 +254,18 @@ struct Schedule {
   Bytes align_of(std::string_view device) const;
   // Its `device` line's capacity, or none.
   std::optional<Bytes> capacity_of(std::string_view device) const;
-  // Whether it says anything v1 cannot (SPEC section 10): a device line, a
-  // planned input, output or state, an in-place kernel. Printed as
-  // `schedule v2` if so, `schedule v1` if not.
-  bool uses_v2() const;
+  // The lowest model that says everything it says, which its text's header
+  // names: 3 with a stream other than the default, an event or a `local`
+  // buffer (SPEC section 11); else 2 with a device line, a planned input,
+  // output or state, or an in-place kernel (SPEC section 10); else 1.
+  int version() const;
+  // Whether it says anything v1 cannot: version() >= 2.
+  bool uses_v2() const { return version() >= 2; }
+  // The stream named `name` ("" is the default stream), or none.
+  std::optional<StreamId> find_stream(std::string_view name) const;
+  // The id of the stream named `name`, added if new; none when the schedule
+  // names kMaxStreams streams already.
+  std::optional<StreamId> add_stream(std::string_view name);
 };
 
 // The error for a byte count of s that would pass 2^64, naming s.

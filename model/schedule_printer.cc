@@ -46,6 +46,7 @@ void append_declaration(std::string& out, const Storage& st) {
     if (st.io & kInput) out += " input";
     if (st.io & kOutput) out += " output";
     if (st.io & kState) out += " state";
+    if (st.local) out += " local";
   }
   out += '\n';
 }
@@ -55,6 +56,14 @@ void append_device(std::string& out, const Device& d) {
   if (d.align != kPlaceAlign) fmt::format_to(std::back_inserter(out), " align={}", d.align);
   if (d.capacity) fmt::format_to(std::back_inserter(out), " capacity={}", *d.capacity);
   out += '\n';
+}
+
+// ` stream=S` for an entry on a named stream.
+void append_stream(std::string& out, const Schedule& s, const Entry& e) {
+  if (e.stream != 0 && e.stream < s.streams.size()) {
+    out += " stream=";
+    out += s.streams[e.stream];
+  }
 }
 
 // Entries are walked with an explicit stack, so a model of any depth prints.
@@ -88,17 +97,28 @@ void append_entries(std::string& out, const Schedule& s) {
         for (const InPlace& pair : e.inplace()) {
           fmt::format_to(std::back_inserter(out), " inplace={}:{}", s.storage[pair.out].name, s.storage[pair.in].name);
         }
+        append_stream(out, s, e);
         out += '\n';
         break;
       case Entry::Kind::Range:
-        out += "range {\n";
+        out += "range";
+        append_stream(out, s, e);
+        out += " {\n";
         stack.push_back({&e.body(), 0});
         break;
       case Entry::Kind::Loop:
         out += "loop flag=";
         append_arg(out, s, e.flag().front());
+        append_stream(out, s, e);
         out += " {\n";
         stack.push_back({&e.body(), 0});
+        break;
+      case Entry::Kind::Record:
+      case Entry::Kind::Wait:
+        out += e.kind == Entry::Kind::Record ? "record " : "wait ";
+        out += e.name;
+        append_stream(out, s, e);
+        out += '\n';
         break;
     }
   }
@@ -107,7 +127,7 @@ void append_entries(std::string& out, const Schedule& s) {
 }  // namespace
 
 std::string print_schedule(const Schedule& s) {
-  std::string out = s.uses_v2() ? "schedule v2\n" : "schedule v1\n";
+  std::string out = fmt::format("schedule v{}\n", s.version());
   for (const Device& d : s.devices) append_device(out, d);
   for (const Storage& st : s.storage) append_declaration(out, st);
   append_entries(out, s);

@@ -1,12 +1,11 @@
-// The .sched reader: the token path, which reads every statement of the
-// grammar, and the entry points. Most lines of a large schedule are read by
+// The .sched reader: the statements of model v1 on the token path
+// (schedule_parser.h), and the entry points. Most lines of a large schedule are read by
 // the plain-line path instead (line_parser.h); the two share the schedule
 // being made and its name lookups (parse_state.h) and the words of the
 // format (schedule_words.h).
 
 #include "model/schedule_reader.h"
 
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -18,237 +17,14 @@
 
 #include <fmt/format.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "model/file.h"
 #include "model/lexical.h"
-#include "model/line_parser.h"
-#include "model/parse_state.h"
+#include "model/schedule_parser.h"
 #include "model/schedule_printer.h"
 #include "model/schedule_words.h"
 
 namespace planck {
 namespace schedule_text {
-namespace {
-
-// ---------------------------------------------------------------- tokens
-
-// Words are as schedule_words.h says. Newlines are tokens because they end
-// statements. Bad is a control byte, which no schedule may contain.
-enum class Tok : std::uint8_t { Word, LParen, RParen, Comma, LBrace, RBrace, Equals, Newline, End, Bad };
-
-struct Token {
-  Tok kind = Tok::End;
-  std::string_view text;
-  SourcePos pos;
-};
-
-bool is_not_blank(char c) { return !is_blank(c); }
-
-// A comment runs to the line end; a control byte inside it ends it too, to be
-// reported as itself.
-bool ends_comment(char c) { return c == '\n' || (is_control(c) && c != '\t'); }
-
-Tok punctuation(char c) {
-  switch (c) {
-    case '(': return Tok::LParen;
-    case ')': return Tok::RParen;
-    case ',': return Tok::Comma;
-    case '{': return Tok::LBrace;
-    case '}': return Tok::RBrace;
-    case '=': return Tok::Equals;
-    default: return Tok::Word;
-  }
-}
-
-// Tokens with one of lookahead. A line ends at "\n" or "\r\n"; any other
-// '\r' is a control byte.
-class Lexer {
- public:
-  explicit Lexer(Cursor& cursor) : cur_(cursor) {}
-
-  const Token& peek() {
-    if (!peeked_) {
-      scan(next_);
-      peeked_ = true;
-    }
-    return next_;
-  }
-
-  Token take() {
-    Token t = peek();
-    peeked_ = false;
-    return t;
-  }
-
-  // Whether a token was read ahead: the cursor is past it.
-  bool has_peeked() const { return peeked_; }
-
- private:
-  // Reads the next token into t, field by field: a token returned whole
-  // and copied into next_ was read back before its parts were written,
-  // a stall on every token.
-  void scan(Token& t);
-
-  Cursor& cur_;
-  Token next_;
-  bool peeked_ = false;
-};
-
-void Lexer::scan(Token& t) {
-  for (;;) {
-    t.pos = cur_.pos();
-    if (cur_.at_end()) {
-      t.kind = Tok::End;
-      t.text = {};
-      return;
-    }
-    const char c = cur_.peek();
-    if (is_blank(c)) {
-      cur_.take_until(is_not_blank);
-      continue;
-    }
-    if (c == '#') {
-      cur_.take_until(ends_comment);
-      continue;
-    }
-    if (c == '\n' || c == '\r') {  // only these can start a line end
-      if (std::string_view end = cur_.take_line_end(); !end.empty()) {
-        t.kind = Tok::Newline;
-        t.text = end;
-        return;
-      }
-    }
-    if (is_control(c)) {
-      t.kind = Tok::Bad;
-      t.text = cur_.take(1);
-    } else if (Tok punct = punctuation(c); punct != Tok::Word) {
-      t.kind = punct;
-      t.text = cur_.take(1);
-    } else {
-      t.kind = Tok::Word;
-      t.text = cur_.take_until(ends_word);
-    }
-    return;
-  }
-}
-
-// Words echoed in messages are cut short, so that a megabyte-long token does
-// not make a megabyte-long message.
-std::string describe(const Token& t) {
-  switch (t.kind) {
-    case Tok::Newline: return "the end of the line";
-    case Tok::End: return "the end of the file";
-    case Tok::Bad: return control_byte(t.text.front());
-    default: return quoted(t.text);
-  }
-}
-
-// ---------------------------------------------------------------- parser
-
-// The room to reserve for the statements of text (Expected, parse_state.h).
-Expected expected_statements(std::string_view text) {
-  Expected counts;
-  // A line starts at the text's start and after each "\n" but a last one.
-  const auto count_line = [&](std::size_t at) {
-    if (at == text.size()) return;
-    switch (text[at]) {
-      case 'b': case 'a': case 'p': ++counts.storage; break;
-      case 'k': case 'c': case 'r': case 'l': ++counts.entries; break;
-      default: break;
-    }
-  };
-  count_line(0);
-  std::size_t i = 0;
-#if defined(__SSE2__)
-  // The "\n"s of 16 bytes at a time, from one compare: a call to memchr for
-  // each line's end cost more than the compares of its line's bytes.
-  for (; i + 16 <= text.size(); i += 16) {
-    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
-    auto ends = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))));
-    for (; ends != 0; ends &= ends - 1) count_line(i + static_cast<std::size_t>(std::countr_zero(ends)) + 1);
-  }
-#endif
-  for (; i < text.size(); ++i) {
-    if (text[i] == '\n') count_line(i + 1);
-  }
-  return counts;
-}
-
-// A recursive-descent parser over one token of lookahead, which reads each
-// line the plain-line path leaves to it. Loops recurse, at most kMaxNesting
-// deep; views are parsed with an explicit stack. Every statement starts with
-// its keyword, and parse_statement dispatches on it.
-class Parser : public LineParser {
- public:
-  // Without `plain_lines`, every line is read token by token.
-  Parser(std::string_view text, std::string_view file, Expected expected, bool plain_lines)
-      : LineParser(text, file, expected), plain_lines_(plain_lines), lex_(cur_) {}
-
-  Result<Schedule> run();
-
- private:
-  // An error for a token that is not what the grammar wants here. A control
-  // byte is never wanted, and is reported as itself.
-  Error unexpected(const Token& t, std::string_view expected) const {
-    if (t.kind == Tok::Bad) {
-      return error_at(t.pos, fmt::format("{} is not allowed in a schedule", describe(t)));
-    }
-    return error_at(t.pos, fmt::format("expected {}, found {}", expected, describe(t)));
-  }
-
-  Result<Token> expect(Tok kind, std::string_view expected) {
-    Token t = lex_.take();
-    if (t.kind != kind) return unexpected(t, expected);
-    return t;
-  }
-
-  bool at_statement_end() {
-    Tok k = lex_.peek().kind;
-    return k == Tok::Newline || k == Tok::RBrace || k == Tok::End;
-  }
-
-  // The next line by the plain-line path, where it is tried: only where no
-  // token has been read ahead, as the path starts at the cursor.
-  std::optional<Status> plain_line(std::vector<Entry>& out, int depth) {
-    if (!plain_lines_ || lex_.has_peeked()) return std::nullopt;
-    return parse_plain_line(out, depth);
-  }
-
-  Status parse_header();
-  // `device NAME [align=A] [capacity=BYTES]` (v2), at the top level.
-  Status parse_device(const Token& keyword);
-  // `inplace=OUT:IN` after a kernel's arguments (v2), `word` its `inplace`;
-  // the pair is checked against the arguments once they are all read.
-  Status parse_inplace(const Token& word);
-  // The in-place pairs of kernel e, read by parse_inplace, as storage.
-  Status resolve_inplace(Entry& e);
-  // Errors unless the file is v2: `what` names the v2 feature.
-  Status needs_v2(SourcePos pos, std::string_view what) const;
-  Status parse_statement(std::vector<Entry>& out, int depth);
-  Status parse_declaration(const Token& keyword, StorageKind kind);
-  Status parse_options(Storage& st);
-  Status parse_call(Entry& e);
-  Status parse_loop(Entry& e, int depth);
-  Status parse_body(const Token& open, std::vector<Entry>& body, int depth);
-  Status end_statement();
-  Result<Arg> parse_arg();
-  // parse_arg with its first token taken already.
-  Result<Arg> parse_arg_from(Token t);
-  Status close_view(const Token& head, Arg& view, Bytes& size);
-  // A word token that holds a decimal number, or a dtype's name.
-  Result<Bytes> parse_number(std::string_view expected, std::string_view what);
-  Result<Dtype> parse_dtype();
-
-  bool plain_lines_;  // whether the plain-line path is tried
-  int version_ = 1;   // the header's: 1 or 2
-  Lexer lex_;
-  // The `inplace=OUT:IN` of the kernel being parsed: its two names, as read.
-  std::vector<std::pair<Token, Token>> inplace_;
-  Args args_;  // the arguments of the call being parsed
-};
 
 Result<Schedule> Parser::run() {
   PLANCK_TRY(parse_header());
@@ -266,126 +42,26 @@ Result<Schedule> Parser::run() {
     if (Status s = parse_statement(schedule_.entries, 0); !s) return first_error(std::move(s).error());
   }
   PLANCK_TRY(settle(true));
+  if (version_ >= 3) PLANCK_TRY(check_local_scopes());
   return std::move(schedule_);
 }
 
 Status Parser::parse_header() {
-  constexpr std::string_view kHeader = "the header `schedule v1` or `schedule v2`";
+  constexpr std::string_view kHeader = "the header `schedule v1`, `schedule v2` or `schedule v3`";
   while (lex_.peek().kind == Tok::Newline) lex_.take();
   Token first = lex_.take();
   if (first.kind != Tok::Word || first.text != "schedule") return unexpected(first, kHeader);
   Token version = lex_.take();
-  if (version.kind == Tok::Word && version.text != "v1" && version.text != "v2") {
-    return error_at(version.pos, fmt::format("unsupported version {}, expected `schedule v1` or `schedule v2`",
-                                             quoted(version.text)));
+  if (version.kind == Tok::Word && version.text != "v1" && version.text != "v2" && version.text != "v3") {
+    return error_at(version.pos,
+                    fmt::format("unsupported version {}, expected `schedule v1`, `schedule v2` or `schedule v3`",
+                                quoted(version.text)));
   }
   if (version.kind != Tok::Word) return unexpected(version, kHeader);
-  version_ = version.text == "v2" ? 2 : 1;
+  version_ = version.text == "v3" ? 3 : version.text == "v2" ? 2 : 1;
   Token end = lex_.take();
   if (end.kind != Tok::Newline && end.kind != Tok::End) {
     return unexpected(end, fmt::format("the end of the line after `schedule {}`", version.text));
-  }
-  return Ok{};
-}
-
-Status Parser::needs_v2(SourcePos pos, std::string_view what) const {
-  if (version_ >= 2) return Ok{};
-  return error_at(pos, fmt::format("{} needs the header `schedule v2`", what));
-}
-
-Status Parser::parse_device(const Token& keyword) {
-  PLANCK_TRY(needs_v2(keyword.pos, "a `device` line"));
-  PLANCK_ASSIGN(const Token name, expect(Tok::Word, "a device name"));
-  if (const Device* earlier = schedule_.find_device(name.text)) {
-    return error_at(name.pos, fmt::format("device {} is given twice, first at {}:{}", quoted(name.text),
-                                          earlier->pos.line, earlier->pos.col));
-  }
-  // Storage is declared before any entry, so the device's first use, if
-  // any, is a declaration already read.
-  for (const Storage& st : schedule_.storage) {
-    if (st.device == name.text) {
-      return error_at(name.pos, fmt::format("the `device` line of {} comes after its first use by {} `{}` at {}:{}",
-                                            quoted(name.text), storage_kind_name(st.kind), st.name, st.pos.line,
-                                            st.pos.col));
-    }
-  }
-  Device d;
-  d.name = name.text;
-  d.pos = keyword.pos;
-  bool seen_align = false;
-  while (lex_.peek().kind == Tok::Word) {
-    const Token option = lex_.take();
-    const bool is_align = same_word(option.text, "align");
-    if (!is_align && !same_word(option.text, "capacity")) {
-      return error_at(option.pos, fmt::format("unknown option {} (a device takes `align=A` and `capacity=BYTES`)",
-                                              quoted(option.text)));
-    }
-    if (is_align ? seen_align : d.capacity.has_value()) {
-      return error_at(option.pos, fmt::format("`{}=` given twice", option.text));
-    }
-    PLANCK_TRY(expect(Tok::Equals, fmt::format("`=` after `{}`", option.text)));
-    const SourcePos at = lex_.peek().pos;
-    if (is_align) {
-      seen_align = true;
-      PLANCK_ASSIGN(d.align, parse_number("the alignment in bytes", "align"));
-      if (d.align == 0 || (d.align & (d.align - 1)) != 0 || d.align > kMaxAlign) {
-        return error_at(at, fmt::format("align={} is not a power of two from 1 to {}", d.align, kMaxAlign));
-      }
-    } else {
-      PLANCK_ASSIGN(d.capacity, parse_number("the capacity in bytes", "capacity"));
-    }
-  }
-  schedule_.devices.push_back(std::move(d));
-  return end_statement();
-}
-
-Status Parser::parse_inplace(const Token& word) {
-  PLANCK_TRY(needs_v2(word.pos, "`inplace=`"));
-  constexpr std::string_view kPair = "`OUT:IN`, two storage names, after `inplace=`";
-  PLANCK_TRY(expect(Tok::Equals, kPair));
-  PLANCK_ASSIGN(const Token pair, expect(Tok::Word, kPair));
-  const std::size_t colon = pair.text.find(':');
-  if (colon == std::string_view::npos || colon == 0 || colon + 1 == pair.text.size() ||
-      pair.text.find(':', colon + 1) != std::string_view::npos) {
-    return error_at(pair.pos, fmt::format("expected {}, found {}", kPair, quoted(pair.text)));
-  }
-  Token out = pair;
-  out.text = pair.text.substr(0, colon);
-  Token in = pair;
-  in.text = pair.text.substr(colon + 1);
-  in.pos.col += static_cast<int>(colon + 1);
-  inplace_.emplace_back(out, in);
-  return Ok{};
-}
-
-Status Parser::resolve_inplace(Entry& e) {
-  PLANCK_TRY(settle(true));
-  std::vector<InPlace>& pairs = e.mutable_inplace();
-  for (const auto& [out_name, in_name] : inplace_) {
-    StorageId ids[2] = {0, 0};
-    const Token* names[2] = {&out_name, &in_name};
-    for (int k = 0; k < 2; ++k) {
-      const Token& t = *names[k];
-      const std::optional<std::size_t> id = names_.find(StorageIndex::key(t.text));
-      if (!id) return error_at(t.pos, fmt::format("undeclared name {}", quoted(t.text)));
-      ids[k] = static_cast<StorageId>(*id);
-      bool plain = false;
-      bool viewed = false;
-      for (const Arg& a : e.args) {
-        if (storage_of(a) != ids[k]) continue;
-        (a.kind == Arg::Kind::Storage ? plain : viewed) = true;
-      }
-      if (!plain) {
-        return error_at(t.pos, viewed ? fmt::format("kernel {} takes {} only through a view; `inplace=` names "
-                                                    "storage the kernel takes as a plain argument",
-                                                    e.name, quoted(t.text))
-                                      : fmt::format("kernel {} does not take {}", e.name, quoted(t.text)));
-      }
-    }
-    if (ids[0] == ids[1]) {
-      return error_at(in_name.pos, fmt::format("`inplace=` names {} on both sides", quoted(in_name.text)));
-    }
-    pairs.push_back({ids[0], ids[1]});
   }
   return Ok{};
 }
@@ -416,7 +92,10 @@ Status Parser::parse_statement(std::vector<Entry>& out, int depth) {
   e.pos = keyword.pos;
   if (same_word(k, "kernel") || same_word(k, "copy")) {
     e.kind = same_word(k, "kernel") ? Entry::Kind::Kernel : Entry::Kind::Copy;
-    PLANCK_TRY(parse_call(e));
+    PLANCK_TRY(parse_call(e, depth));
+  } else if (same_word(k, "record") || same_word(k, "wait")) {
+    e.kind = same_word(k, "record") ? Entry::Kind::Record : Entry::Kind::Wait;
+    PLANCK_TRY(parse_event(keyword, e, depth));
   } else if (same_word(k, "range") || same_word(k, "loop")) {
     if (depth >= kMaxNesting) {
       return error_at(keyword.pos, fmt::format("loops nested deeper than {}", kMaxNesting));
@@ -426,7 +105,8 @@ Status Parser::parse_statement(std::vector<Entry>& out, int depth) {
   } else {
     return error_at(
         keyword.pos,
-        fmt::format("unknown statement {} (expected device, buffer, alloc, param, kernel, copy, range or loop)",
+        fmt::format("unknown statement {} (expected device, buffer, alloc, param, kernel, copy, range, loop, "
+                    "record or wait)",
                     quoted(k)));
   }
   out.push_back(std::move(e));
@@ -472,6 +152,8 @@ Status Parser::parse_declaration(const Token& keyword, StorageKind kind) {
   return end_statement();
 }
 
+namespace {
+
 // The io word of a buffer option (v2), or 0.
 std::uint8_t io_bit(std::string_view word) {
   if (same_word(word, "input")) return kInput;
@@ -480,28 +162,52 @@ std::uint8_t io_bit(std::string_view word) {
   return 0;
 }
 
-// `phase=P`, `held`, and in v2 `input`, `output` and `state`, each at most
-// once, in any order, on a buffer only.
+}  // namespace
+
+// `phase=P`, `held`, in v2 `input`, `output` and `state`, and in v3
+// `local`, each at most once, in any order, on a buffer only; `local` with
+// none of `held`, `input`, `output` and `state`.
 Status Parser::parse_options(Storage& st) {
   bool seen_phase = false;
+  std::string_view lives_on;  // a word that `local` may not stand with
   while (lex_.peek().kind == Tok::Word) {
     Token option = lex_.take();
     const bool is_phase = same_word(option.text, "phase");
     const bool is_held = same_word(option.text, "held");
+    const bool is_local = same_word(option.text, "local");
     const std::uint8_t io = io_bit(option.text);
-    if (!is_phase && !is_held && io == 0) {
+    if (!is_phase && !is_held && !is_local && io == 0) {
       if (st.kind != StorageKind::Buffer) {
         return unexpected(option, fmt::format("the end of the line after the size of {} `{}`",
                                               storage_kind_name(st.kind), st.name));
       }
       return error_at(option.pos,
-                      fmt::format("unknown option {} (a buffer takes `phase=P`, `held`, and in v2 `input`, "
-                                  "`output` and `state`)",
+                      fmt::format("unknown option {} (a buffer takes `phase=P`, `held`, in v2 `input`, "
+                                  "`output` and `state`, and in v3 `local`)",
                                   quoted(option.text)));
     }
     if (st.kind != StorageKind::Buffer) {
       return error_at(option.pos, fmt::format("`{}` applies to a buffer only, not to {} `{}`", option.text,
                                               storage_kind_name(st.kind), st.name));
+    }
+    if (is_local) {
+      PLANCK_TRY(needs_v3(option.pos, "`local`"));
+      if (st.local) return error_at(option.pos, "`local` given twice");
+      st.local = true;
+      if (!lives_on.empty()) {
+        return error_at(option.pos, fmt::format("a buffer cannot be both `{}` and `local`: a local buffer lives "
+                                                "within one iteration of its loop",
+                                                lives_on));
+      }
+      continue;
+    }
+    if (is_held || io != 0) {
+      lives_on = option.text;
+      if (st.local) {
+        return error_at(option.pos, fmt::format("a buffer cannot be both `local` and `{}`: a local buffer lives "
+                                                "within one iteration of its loop",
+                                                option.text));
+      }
     }
     if (is_held) {
       if (st.held) return error_at(option.pos, "`held` given twice");
@@ -522,7 +228,7 @@ Status Parser::parse_options(Storage& st) {
   return Ok{};
 }
 
-Status Parser::parse_call(Entry& e) {
+Status Parser::parse_call(Entry& e, int depth) {
   if (e.kind == Entry::Kind::Kernel) {
     PLANCK_ASSIGN(const Token name, expect(Tok::Word, "a kernel name"));
     e.name = name.text;
@@ -532,6 +238,21 @@ Status Parser::parse_call(Entry& e) {
   args_.clear();
   inplace_.clear();
   while (!at_statement_end()) {
+    // `stream=` (v3) ends a call; `stream` without `=` names storage.
+    if (lex_.peek().kind == Tok::Word && same_word(lex_.peek().text, "stream")) {
+      Token word = lex_.take();
+      if (lex_.peek().kind == Tok::Equals) {
+        PLANCK_TRY(parse_stream(word, e, depth));
+        break;
+      }
+      if (!inplace_.empty()) return unexpected(word, "`inplace=`, `stream=` or the end of the statement");
+      if (e.kind == Entry::Kind::Copy && args_.size() == 2) {
+        return error_at(word.pos, "copy takes exactly 2 arguments (destination, source); this is a third");
+      }
+      PLANCK_ASSIGN(Arg arg, parse_arg_from(std::move(word)));
+      args_.push_back(std::move(arg));
+      continue;
+    }
     // `inplace=` ends a kernel's arguments; `inplace` without `=` names storage.
     const Token& next = lex_.peek();
     if (e.kind == Entry::Kind::Kernel && next.kind == Tok::Word && same_word(next.text, "inplace")) {
@@ -563,7 +284,8 @@ Status Parser::parse_call(Entry& e) {
   return Ok{};
 }
 
-// `range {` or `loop flag=ARG {`, then the body; `depth` counts this loop.
+// `range {` or `loop flag=ARG {`, with `stream=S` (v3) before the `{` of a
+// top-level loop, then the body; `depth` counts this loop.
 Status Parser::parse_loop(Entry& e, int depth) {
   if (e.kind == Entry::Kind::Loop) {
     constexpr std::string_view kFlag = "`flag=ARG` after `loop`";
@@ -573,6 +295,10 @@ Status Parser::parse_loop(Entry& e, int depth) {
     PLANCK_ASSIGN(Arg arg, parse_arg());
     e.mutable_flag().push_back(std::move(arg));
     PLANCK_TRY(queue_waiting(e.mutable_flag()));
+  }
+  if (lex_.peek().kind == Tok::Word && same_word(lex_.peek().text, "stream")) {
+    const Token word = lex_.take();
+    PLANCK_TRY(parse_stream(word, e, depth - 1));
   }
   PLANCK_ASSIGN(const Token open, expect(Tok::LBrace, "`{` to open the loop body"));
   return parse_body(open, e.mutable_body(), depth);
@@ -707,7 +433,6 @@ Result<Dtype> Parser::parse_dtype() {
                   quoted(t.text)));
 }
 
-}  // namespace
 }  // namespace schedule_text
 
 Result<Schedule> parse_schedule(std::string_view text, std::string_view file) {

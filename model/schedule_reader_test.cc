@@ -134,14 +134,14 @@ TEST(TextParse, AByteOrderMarkAtTheStartIsSkipped) {
   ASSERT_EQ(s.storage.size(), 1u);
   EXPECT_EQ(s.storage[0].pos.line, 2);
   // Columns on the first line are those an editor shows, without the mark.
-  EXPECT_EQ(parse_error("\xef\xbb\xbfschedule v3\n").where, "t.sched:1:10");
+  EXPECT_EQ(parse_error("\xef\xbb\xbfschedule v4\n").where, "t.sched:1:10");
 }
 
 TEST(TextParse, AByteOrderMarkAnywhereElseIsNoBlank) {
   Error e = parse_error("schedule v1\n\xef\xbb\xbf\n");
   EXPECT_EQ(e.message(),
             "t.sched:2:1: unknown statement `\\xef\\xbb\\xbf` (expected device, buffer, alloc, param, kernel, "
-            "copy, range or loop)");
+            "copy, range, loop, record or wait)");
 }
 
 TEST(TextParse, DeclarationsMayFollowEntries) {
@@ -210,9 +210,10 @@ const std::string kHead = "schedule v1\nbuffer a CPU float32 64\nbuffer f CPU bo
 INSTANTIATE_TEST_SUITE_P(
     Text, TextError,
     ::testing::Values(
-        ErrorCase{"EmptyFile", "", "1:1", "expected the header `schedule v1` or `schedule v2`, found the end of the file"},
+        ErrorCase{"EmptyFile", "", "1:1",
+                  "expected the header `schedule v1`, `schedule v2` or `schedule v3`, found the end of the file"},
         ErrorCase{"MissingHeader", "# c\nbuffer a CPU int8 4\n", "2:1", "expected the header `schedule v1`"},
-        ErrorCase{"WrongVersion", "schedule v3\n", "1:10", "unsupported version `v3`"},
+        ErrorCase{"WrongVersion", "schedule v4\n", "1:10", "unsupported version `v4`"},
         ErrorCase{"HeaderWithoutVersion", "schedule\n", "1:9", "found the end of the line"},
         ErrorCase{"HeaderTrailingGarbage", "schedule v1 extra\n", "1:13", "found `extra`"},
         ErrorCase{"UnknownStatement", kHead + "kernal k a\n", "4:1", "unknown statement `kernal`"},

@@ -32,7 +32,7 @@
 namespace planck {
 namespace {
 
-Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffers, const Deadline& deadline) {
+Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffers, const Placing& placing) {
   std::vector<Bytes> offset = huge_vector<Bytes>(buffers.size());
   // [offset, offset + size) of each placed buffer, its end checked when placed.
   std::vector<std::pair<Bytes, Bytes>> range = huge_vector<std::pair<Bytes, Bytes>>(buffers.size());
@@ -84,7 +84,7 @@ Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffe
     __builtin_prefetch(&range[b], 1);
     __builtin_prefetch(&offset[b], 1);
   };
-  PLANCK_TRY(place_each_by_size(buffers, deadline, lowest_gap, ahead));
+  PLANCK_TRY(place_each_by_size(buffers, placing, lowest_gap, ahead));
   return offset;
 }
 

@@ -20,7 +20,7 @@ namespace planck {
 namespace {
 
 // Quick enough, or a test oracle, so it never stops early.
-Result<std::vector<Bytes>> place_by_size_plain(const std::vector<PlannedBuffer>& buffers, const Deadline&) {
+Result<std::vector<Bytes>> place_by_size_plain(const std::vector<PlannedBuffer>& buffers, const Placing& placing) {
   std::vector<Bytes> offset(buffers.size());
   std::vector<std::size_t> placed;  // by offset; equal offsets in order of placing
   placed.reserve(buffers.size());
@@ -30,11 +30,11 @@ Result<std::vector<Bytes>> place_by_size_plain(const std::vector<PlannedBuffer>&
   // with it, and no other placed buffer alive with b in the way.
   const auto partner_place = [&](std::size_t b) -> std::optional<Bytes> {
     const std::size_t p = buffers[b].share;
-    if (p == kNoShare || !is_placed[p] || !overlap_in_time(buffers[p], buffers[b])) return std::nullopt;
+    if (p == kNoShare || !is_placed[p] || !alive_together(placing, buffers, p, b)) return std::nullopt;
     const std::optional<Bytes> end = checked_add(offset[p], buffers[b].size);
     if (!end) return std::nullopt;
     for (std::size_t q : placed) {
-      if (q == p || buffers[b].size == 0 || !overlap_in_time(buffers[q], buffers[b])) continue;
+      if (q == p || buffers[b].size == 0 || !alive_together(placing, buffers, q, b)) continue;
       if (offset[q] < *end && offset[p] < offset[q] + buffers[q].size) return std::nullopt;
     }
     return offset[p];
@@ -46,7 +46,7 @@ Result<std::vector<Bytes>> place_by_size_plain(const std::vector<PlannedBuffer>&
     std::optional<Bytes> at = partner_place(b);
     for (std::size_t p : placed) {
       if (at) break;
-      if (!overlap_in_time(buffers[p], buffers[b])) continue;
+      if (!alive_together(placing, buffers, p, b)) continue;
       if (offset[p] >= floor && offset[p] - floor >= buffers[b].size) {
         at = floor;
         break;

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "planner/conflicts.h"
 #include "planner/events_planner.h"
 #include "planner/factories.h"
 #include "planner/rules.h"
@@ -144,7 +145,11 @@ namespace {
 class TinygradPlanner final : public Planner {
  public:
   std::string_view name() const override { return "tinygrad"; }
-  Result<Plan> plan(const Schedule& s) const override { return plan_by_events(s, planned_lifetimes(s), true); }
+  std::optional<std::string> claimed_features() const override { return std::string(kOneStreamFeatures); }
+  Result<Plan> plan(const Schedule& s) const override {
+    PLANCK_TRY(refuse_streams(s, name()));
+    return plan_by_events(s, planned_lifetimes(s), true);
+  }
 };
 
 }  // namespace

@@ -27,7 +27,7 @@
 namespace planck {
 namespace {
 
-Result<std::vector<Bytes>> place_greedy(const std::vector<PlannedBuffer>& buffers, const Deadline& deadline) {
+Result<std::vector<Bytes>> place_greedy(const std::vector<PlannedBuffer>& buffers, const Placing& placing) {
   std::vector<SharedObject> objects;
   std::vector<std::size_t> object_of = huge_vector<std::size_t>(buffers.size());
   std::vector<Bytes> offset = huge_vector<Bytes>(buffers.size());  // within its object
@@ -84,7 +84,7 @@ Result<std::vector<Bytes>> place_greedy(const std::vector<PlannedBuffer>& buffer
     __builtin_prefetch(&object_of[b], 1);
     __builtin_prefetch(&offset[b], 1);
   };
-  PLANCK_TRY(place_each_by_size(buffers, deadline, into_an_object, ahead));
+  PLANCK_TRY(place_each_by_size(buffers, placing, into_an_object, ahead));
   return lay_objects_end_to_end(buffers, objects, object_of, offset);
 }
 

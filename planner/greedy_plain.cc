@@ -23,12 +23,12 @@ namespace {
 // stacked above the members alive with it, or nullopt when it does not fit
 // below the object's size.
 std::optional<Bytes> stack_offset(Bytes size, const std::vector<std::size_t>& members,
-                                  const std::vector<PlannedBuffer>& buffers, const std::vector<Bytes>& offset,
-                                  std::size_t b) {
+                                  const std::vector<PlannedBuffer>& buffers, const Placing& placing,
+                                  const std::vector<Bytes>& offset, std::size_t b) {
   Bytes top = 0;
   for (std::size_t m : members) {
     // A member's offset + size is within the object's size, so it does not wrap.
-    if (overlap_in_time(buffers[m], buffers[b])) top = std::max(top, offset[m] + buffers[m].size);
+    if (alive_together(placing, buffers, m, b)) top = std::max(top, offset[m] + buffers[m].size);
   }
   auto end = checked_add(top, buffers[b].size);
   if (!end || *end > size) return std::nullopt;
@@ -36,7 +36,7 @@ std::optional<Bytes> stack_offset(Bytes size, const std::vector<std::size_t>& me
 }
 
 // Quick enough, or a test oracle, so it never stops early.
-Result<std::vector<Bytes>> place_greedy_plain(const std::vector<PlannedBuffer>& buffers, const Deadline&) {
+Result<std::vector<Bytes>> place_greedy_plain(const std::vector<PlannedBuffer>& buffers, const Placing& placing) {
   std::vector<SharedObject> objects;
   std::vector<std::vector<std::size_t>> members;  // of each object
   std::vector<std::size_t> object_of(buffers.size());
@@ -45,14 +45,14 @@ Result<std::vector<Bytes>> place_greedy_plain(const std::vector<PlannedBuffer>& 
   for (std::size_t b : by_size_descending(buffers)) {
     auto free_of_b = [&](const std::vector<std::size_t>& in) {
       return std::none_of(in.begin(), in.end(),
-                          [&](std::size_t m) { return overlap_in_time(buffers[m], buffers[b]); });
+                          [&](std::size_t m) { return alive_together(placing, buffers, m, b); });
     };
     std::size_t pick = static_cast<std::size_t>(std::find_if(members.begin(), members.end(), free_of_b) -
                                                 members.begin());
     Bytes at = 0;
     if (pick == objects.size()) {
       for (pick = 0; pick < objects.size(); ++pick) {
-        if (auto stacked = stack_offset(objects[pick].size, members[pick], buffers, offset, b)) {
+        if (auto stacked = stack_offset(objects[pick].size, members[pick], buffers, placing, offset, b)) {
           at = *stacked;
           break;
         }

@@ -9,7 +9,7 @@ namespace planck {
 namespace {
 
 // Quick enough, or a test oracle, so it never stops early.
-Result<std::vector<Bytes>> place_end_to_end(const std::vector<PlannedBuffer>& buffers, const Deadline&) {
+Result<std::vector<Bytes>> place_end_to_end(const std::vector<PlannedBuffer>& buffers, const Placing&) {
   std::vector<Bytes> place;
   place.reserve(buffers.size());
   Bytes end = 0;

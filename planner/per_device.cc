@@ -1,8 +1,10 @@
 #include "planner/per_device.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
+#include "planner/conflicts.h"
 #include "planner/inplace.h"
 #include "planner/rules.h"
 
@@ -21,6 +23,8 @@ std::vector<std::size_t> by_size_descending(const std::vector<PlannedBuffer>& bu
   return order;
 }
 
+bool Placing::conflict(std::size_t a, std::size_t b) const { return rule->conflict((*lives)[a], (*lives)[b]); }
+
 Error timeout_error() {
   return Error{.where = "", .what = "the time ran out before the plan was done", .kind = "planner-timeout"};
 }
@@ -31,11 +35,15 @@ Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place, const Deadli
   PLANCK_ASSIGN(const SizesAndDevices both, sizes_and_devices(s, lives));  // rules 4 and 5
   const std::vector<Bytes>& sizes = both.sizes;
   const Devices& devices = both.devices;
+  // Model v3: conflicts by streams and loop-local storage.
+  std::optional<ConflictRule> rule;
+  if (s.version() >= 3) rule.emplace(s, lives);
 
   // Each lifetime's in-place partner, if any: an output's input, else an
   // input's output.
   std::vector<std::size_t> partner;
   for (const InPlaceLives& pair : inplace_pairs(s, lives)) {
+    if (rule && !rule->inplace_ordered(pair.out, pair.in, lives[pair.out].first)) continue;
     if (partner.empty()) partner.assign(lives.size(), kNoShare);
     partner[pair.out] = pair.in;
     if (partner[pair.in] == kNoShare) partner[pair.in] = pair.out;
@@ -56,10 +64,11 @@ Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place, const Deadli
     for (std::size_t i : group) {
       // A partner on another device has no place in this group.
       const bool shares = !partner.empty() && partner[i] != kNoShare && devices.of_lifetime(partner[i]) == devices.of_lifetime(i);
-      buffers.push_back({&s.storage[lives[i].buffer], sizes[i], lives[i].first, lives[i].last,
-                         shares ? position[partner[i]] : kNoShare});
+      buffers.push_back({&s.storage[lives[i].buffer], sizes[i], lives[i].first,
+                         rule ? rule->window_last(i) : lives[i].last, shares ? position[partner[i]] : kNoShare});
     }
-    PLANCK_ASSIGN(const std::vector<Bytes> at, place(buffers, deadline));
+    const Placing placing{.deadline = deadline, .rule = rule ? &*rule : nullptr, .lives = &group};
+    PLANCK_ASSIGN(const std::vector<Bytes> at, place(buffers, placing));
     for (std::size_t k = 0; k < group.size(); ++k) places[group[k]] = at[k];
   }
   PLANCK_ASSIGN(Plan plan, plan_result(s, lives, devices, places));

@@ -51,12 +51,35 @@ struct Deadline {
 };
 Error timeout_error();  // kind "planner-timeout"
 
+class ConflictRule;
+
+// What a placer is given beside the buffers: its deadline and, for a
+// schedule of model v3, the rule that says which buffers conflict.
+struct Placing {
+  Deadline deadline;
+  // Null when two buffers conflict exactly when alive together. Else the
+  // buffers' lifetimes are windows (conflicts.h), and of two buffers alive
+  // together those that the rule says do not conflict may share bytes.
+  const ConflictRule* rule = nullptr;
+  const std::vector<std::size_t>* lives = nullptr;  // by buffer: its lifetime, for the rule
+
+  // Whether buffers a and b, alive together, conflict.
+  bool conflict(std::size_t a, std::size_t b) const;
+};
+
+// Whether buffers a and b may not share bytes: alive together and, in v3,
+// conflicting.
+inline bool alive_together(const Placing& placing, const std::vector<PlannedBuffer>& buffers, std::size_t a,
+                           std::size_t b) {
+  return overlap_in_time(buffers[a], buffers[b]) && (placing.rule == nullptr || placing.conflict(a, b));
+}
+
 // Places (multiples of the device's unit, parallel to the buffers) for one
 // device's buffers, given in order of first entry, such that buffers alive
-// together have disjoint [place, place + size), but for a buffer and its
-// `share` at one place.
+// together (alive_together) have disjoint [place, place + size), but for a
+// buffer and its `share` at one place.
 using DevicePlacer = Result<std::vector<Bytes>> (*)(const std::vector<PlannedBuffer>& buffers,
-                                                     const Deadline& deadline);
+                                                     const Placing& placing);
 
 // A plan that places each device's buffers apart with place: rules 1 to 5
 // for the buffers, their sizes and devices, rule 7 for the result.

@@ -97,8 +97,9 @@ class PlacedInTime {
 // reaches of the buffers in its span, and through ahead(b, begin, end) what
 // place(b, ...) will read of b and of those buffers.
 template <class Place, class Ahead>
-Status place_each_by_size(const std::vector<PlannedBuffer>& buffers, const Deadline& deadline, Place& place,
+Status place_each_by_size(const std::vector<PlannedBuffer>& buffers, const Placing& placing, Place& place,
                           Ahead& ahead) {
+  const Deadline& deadline = placing.deadline;
   constexpr std::size_t kSpanAhead = 16;  // buffers ahead whose spans are asked for
   constexpr std::size_t kScanAhead = 8;   // buffers ahead whose reaches and places are asked for
   PlacedInTime placed(buffers);
@@ -116,6 +117,7 @@ Status place_each_by_size(const std::vector<PlannedBuffer>& buffers, const Deadl
     const std::size_t b = order[k];
     alive.clear();
     placed.alive_with(b, alive);
+    if (placing.rule) std::erase_if(alive, [&](std::size_t p) { return p != b && !placing.conflict(b, p); });
     PLANCK_TRY(place(b, alive));
     placed.place(b);
   }

@@ -31,9 +31,9 @@ class Planner {
   }
   // The features of the model the planner says it supports, as a list of
   // `--features` (gen/features.h reads it), when it says: a planner library
-  // of ABI version 2 does. None from this project's planners, which support
-  // every feature, and from commands, which are taken at the word of
-  // `--features`.
+  // of ABI version 2 does, and tlsf and tinygrad, which plan one stream.
+  // None from this project's other planners, which support every feature,
+  // and from commands, which are taken at the word of `--features`.
   virtual std::optional<std::string> claimed_features() const { return std::nullopt; }
 };
 

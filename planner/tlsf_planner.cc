@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "planner/alongside.h"
+#include "planner/conflicts.h"
 #include "planner/events_planner.h"
 #include "planner/factories.h"
 #include "planner/rules.h"
@@ -19,12 +20,15 @@ namespace {
 class TlsfPlanner final : public Planner {
  public:
   std::string_view name() const override { return "tlsf"; }
+  // One stream in file order: every feature but streams.
+  std::optional<std::string> claimed_features() const override { return std::string(kOneStreamFeatures); }
 
   // A schedule with a `device` line, or whose lifetimes are stretched by
   // planned inputs, outputs or state, is planned over events sorted in full
   // (events_planner.h): its opens need not come in order of first
   // appearance, and its allocators' blocks follow the devices' align.
   Result<Plan> plan(const Schedule& s) const override {
+    PLANCK_TRY(refuse_streams(s, name()));
     if (!s.devices.empty()) return plan_by_events(s, planned_lifetimes(s), false);
     if (plans_alongside(s)) {
       if (std::optional<Result<Plan>> planned = plan_alongside(s)) return std::move(*planned);

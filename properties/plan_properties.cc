@@ -272,15 +272,21 @@ bool names_word(const std::string& text, const std::string& word) {
   return false;
 }
 
+// Fails with every violation `checker` finds in planner's plan of s.
+void plan_passes(const Planner& planner, const Schedule& s, std::string_view checker,
+                 std::vector<oracle::Violation> (*check)(const Schedule&, const Plan&)) {
+  const Plan plan = plan_or_fail(planner, s);
+  const std::vector<oracle::Violation> violations = check(s, plan);
+  if (violations.empty()) return;
+  std::string what = fmt::format("the {} rejects the plan:\n", checker);
+  for (const oracle::Violation& v : violations) what += "  " + v.message + "\n";
+  fail(what + "plan:\n" + print_plan(plan));
+}
+
 }  // namespace
 
 void plan_passes_checker(const Planner& planner, const Schedule& s) {
-  const Plan plan = plan_or_fail(planner, s);
-  const std::vector<oracle::Violation> violations = oracle::check_plan(s, plan);
-  if (violations.empty()) return;
-  std::string what = "the checker rejects the plan:\n";
-  for (const oracle::Violation& v : violations) what += "  " + v.message + "\n";
-  fail(what + "plan:\n" + print_plan(plan));
+  plan_passes(planner, s, "checker", &oracle::check_plan);
 }
 
 void plan_passes_shadow_executor(const Planner& planner, const Schedule& s) {
@@ -786,6 +792,10 @@ void bytes_shared_only_in_place(const Planner& planner, const Schedule& s) {
                        lives[j].last, range(index.bytes_of(y)), plan.arenas[spot[x].arena].name, print_plan(plan)));
     }
   }
+}
+
+void conflicting_buffers_share_no_bytes(const Planner& planner, const Schedule& s) {
+  plan_passes(planner, s, "plain checker", &oracle::check_plan_quadratic);
 }
 
 void planned_inputs_outputs_and_state_live_through_the_run(const Planner& planner, const Schedule& s) {

@@ -100,6 +100,13 @@ void capacity_holds(const Planner& planner, const Schedule& s);
 // of a device never conflict, and each is inside its arena.
 void bytes_shared_only_in_place(const Planner& planner, const Schedule& s);
 
+// Model v3: no two planned buffers that conflict (docs/model-v3.md: neither
+// one's every use before the other's, over streams, events and the
+// positions of local buffers in their loops) share a byte of one arena
+// unless an in-place grant lets them, as the checker's plain twin, which
+// compares every pair with happens-before as reachability, judges it.
+void conflicting_buffers_share_no_bytes(const Planner& planner, const Schedule& s);
+
 // A planned input (state) shares no byte with a buffer of its arena alive
 // before its first use, an output (state) none with one alive after its
 // last use.

@@ -120,13 +120,15 @@ INSTANTIATE_TEST_SUITE_P(Planners, PlannerProperty, ::testing::ValuesIn(one_aren
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // The rules of model v2 (SPEC section 10), for every planner, tinygrad's
-// lanes included, on schedules of every feature: aligned devices, devices of
-// fixed capacity, planned inputs, outputs and state, in-place kernels.
+// lanes included, on schedules of every feature of v2: aligned devices,
+// devices of fixed capacity, planned inputs, outputs and state, in-place
+// kernels.
 class V2PlannerProperty : public ::testing::TestWithParam<std::string> {
  protected:
-  void run(PlanStatement statement, int cases, const gen::ScheduleOptions& options = {}) {
+  void run(PlanStatement statement, int cases, gen::ScheduleOptions options = {}) {
     const std::unique_ptr<Planner> planner = make_planner(GetParam());
     ASSERT_NE(planner, nullptr) << GetParam();
+    options.features = gen::v2_only(options.features);
     check(planner_property(*planner, schedules(options), statement), cases);
   }
 };
@@ -154,6 +156,37 @@ TEST_P(V2PlannerProperty, ReorderingDeclarationsKeepsThePlan) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Planners, V2PlannerProperty, ::testing::ValuesIn(planner_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// The rules of model v3 (docs/model-v3.md), for every planner, on
+// schedules of every feature it claims: streams and events (but for tlsf
+// and tinygrad, which plan one stream), local buffers in loops, and in-place
+// kernels among them. The checker and the shadow executor judge every plan
+// by the conflict rule; the checker's two halves agree (oracle tests).
+class V3PlannerProperty : public ::testing::TestWithParam<std::string> {
+ protected:
+  void run(PlanStatement statement, int cases) {
+    const std::unique_ptr<Planner> planner = make_planner(GetParam());
+    ASSERT_NE(planner, nullptr) << GetParam();
+    gen::ScheduleOptions options;
+    if (const std::optional<std::string> claimed = planner->claimed_features()) {
+      options.features = *gen::parse_features(*claimed);
+    }
+    check(planner_property(*planner, schedules(options), statement), cases);
+  }
+};
+
+TEST_P(V3PlannerProperty, PlanPassesTheChecker) { run(&plan_passes_checker, kCases); }
+
+TEST_P(V3PlannerProperty, PlanPassesTheShadowExecutor) { run(&plan_passes_shadow_executor, kCases); }
+
+TEST_P(V3PlannerProperty, PlanningIsDeterministicAndSurvivesText) {
+  run(&planning_is_deterministic_and_survives_text, kMetamorphicCases);
+}
+
+TEST_P(V3PlannerProperty, ConflictingBuffersShareNoBytes) { run(&conflicting_buffers_share_no_bytes, kCases); }
+
+INSTANTIATE_TEST_SUITE_P(Planners, V3PlannerProperty, ::testing::ValuesIn(planner_names()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // tlsf and tinygrad take blocks of max(256, align): device lines of align

@@ -1,6 +1,10 @@
 #include "tools/cases.h"
 
+#include <string>
+
 #include <fmt/format.h>
+
+#include "gen/features.h"
 
 namespace planck::cli {
 
@@ -17,6 +21,13 @@ void add_cases_json(nlohmann::ordered_json& object, const harness::Progress& p) 
   object["generated"] = p.generated();
   object["largest_entries"] = p.largest_entries;
   object["largest_declarations"] = p.largest_storage;
+  // How many generated cases used each feature.
+  nlohmann::ordered_json features = nlohmann::ordered_json::object();
+  const auto switches = gen::feature_switches();
+  for (std::size_t k = 0; k < switches.size(); ++k) {
+    features[std::string(switches[k].name)] = k < p.feature_cases.size() ? p.feature_cases[k] : 0;
+  }
+  object["generated_with_feature"] = std::move(features);
 }
 
 }  // namespace planck::cli

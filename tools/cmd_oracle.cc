@@ -164,6 +164,13 @@ int run_schedule(const OracleArgs& args, const Schedule& s, Clock::time_point de
   progress.stage("reading the schedule's lifetimes");
   auto devices = oracle::schedule_packings(s);
   if (!devices) throw Exit{kExitBadInput, devices.error().message()};
+  for (const oracle::DevicePacking& d : *devices) {
+    if (d.unpaired) {
+      throw Exit{kExitBadInput, fmt::format("{}: device {} has {} planned buffers on several streams or in loops, "
+                                            "more than the {} whose conflicts the optimum oracle lists",
+                                            s.source, d.device, d.buffers.size(), oracle::kConflictItems)};
+    }
+  }
   if (devices->empty()) report.text += "nothing planned\n";
   const std::vector<std::optional<Incumbent>> incumbents = best_heuristics(s, *devices, deadline, progress);
   std::vector<oracle::Offsets> offsets;

@@ -34,7 +34,8 @@ void add_feature_flags(CLI::App& cmd, PlannerOptions& options) {
   for (const gen::FeatureSwitch& f : gen::feature_switches()) names += fmt::format(", {}", f.name);
   cmd.add_option("--features", options.features_list,
                  fmt::format("the features of the model the planner supports, separated by commas: v1 (every "
-                             "feature of model v1), v2 (every feature), none{}. Default: every feature for "
+                             "feature of model v1), v2 (every feature of v1 and v2), v3 (every feature), none{}. "
+                             "Default: every feature for "
                              "--planner, v1 for --planner-cmd, what planck_planner_features() says for "
                              "--planner-lib. Only these are generated; files that use others are skipped",
                              names))

@@ -10,7 +10,9 @@
 
 #include "model/huge_pages.h"
 #include "model/resolve.h"
+#include "oracle/check/conflicts.h"
 #include "oracle/check/lifetimes.h"
+#include "oracle/check/order.h"
 #include "oracle/check/plan_rules.h"
 
 namespace planck::oracle {
@@ -250,6 +252,27 @@ Violation overlap(const Schedule& s, const Plan& p, const PlacedBuffer& x, const
                               std::min(x.block.end, y.block.end)}};
 }
 
+// The overlaps of model v3 (oracle/check/conflicts.h), listed into report.
+void check_conflicts(const Schedule& s, const Plan& p, const std::vector<Lifetime>& planned,
+                     const PlanRulesResult& judged, std::size_t max_overlaps, CheckReport& report) {
+  const UseOrder order(s, planned);
+  InPlaceRule inplace(s, planned);
+  inplace.use_order(&order);
+  const std::vector<std::pair<std::size_t, std::size_t>> pairs =
+      claim_conflicts(judged.placed, p.arenas.size(), order, inplace);
+  const auto facts = [](const PlacedBuffer& b) {
+    return ConflictFacts{.buffer = b.life.buffer, .placement = b.placement, .arena = b.arena, .block = b.block};
+  };
+  const std::size_t listed = std::min(max_overlaps, pairs.size());
+  for (std::size_t k = 0; k < listed; ++k) {
+    report.violations.push_back(conflict_violation(s, p, order, inplace, judged.inplace,
+                                                   facts(judged.placed[pairs[k].first]),
+                                                   facts(judged.placed[pairs[k].second])));
+  }
+  report.unlisted_overlaps = pairs.size() - listed;
+  for (Violation& v : report.violations) v.message = describe(v);
+}
+
 }  // namespace
 
 CheckReport check_plan(const Schedule& s, const Plan& p, std::size_t max_overlaps) {
@@ -260,6 +283,10 @@ CheckReport check_plan(const Schedule& s, const Plan& p, const Resolution& r,
                        const std::vector<Lifetime>& planned, std::size_t max_overlaps) {
   PlanRulesResult judged = judge_plan_rules(s, p, r, planned);
   CheckReport report{.violations = std::move(judged.violations)};
+  if (s.version() >= 3) {
+    check_conflicts(s, p, planned, judged, max_overlaps, report);
+    return report;
+  }
   std::vector<std::pair<std::size_t, std::size_t>> pairs = sweep_overlaps(judged.placed, p.arenas.size());
   if (!judged.inplace_overlaps.empty()) {
     pairs.insert(pairs.end(), judged.inplace_overlaps.begin(), judged.inplace_overlaps.end());

@@ -9,8 +9,10 @@
 
 #include "model/resolve.h"
 #include "oracle/check/checker.h"
+#include "oracle/check/conflicts.h"
 #include "oracle/check/inplace.h"
 #include "oracle/check/lifetimes.h"
+#include "oracle/check/order.h"
 #include "oracle/check/plan_rules.h"
 
 namespace planck::oracle {
@@ -84,6 +86,144 @@ Violation overlap_violation(const Schedule& s, const Plan& p, const InPlaceRule&
   return v;
 }
 
+// Model v3's conflict rule, the plain way: happens-before as reachability
+// in the graph whose edges join each entry to the next on its stream and
+// each `record E` to each `wait E`; every use of a buffer kept, each as the
+// path of positions from the top level down to the call (or loop) that
+// takes it; a local buffer's loop as the longest path that every use path
+// continues.
+class PlainOrder {
+ public:
+  PlainOrder(const Schedule& s, const std::vector<Lifetime>& planned) : s_(s), uses_(s.storage.size()) {
+    const std::size_t n = s.entries.size();
+    reach_.assign(n, std::vector<bool>(n, false));
+    std::vector<std::vector<std::size_t>> next(n);
+    for (std::size_t e = 0; e < n; ++e) {
+      for (std::size_t f = e + 1; f < n; ++f) {
+        if (s.entries[f].stream == s.entries[e].stream) {
+          next[e].push_back(f);
+          break;
+        }
+      }
+      if (s.entries[e].kind != Entry::Kind::Record) continue;
+      for (std::size_t f = e + 1; f < n; ++f) {
+        if (s.entries[f].kind == Entry::Kind::Wait && s.entries[f].name == s.entries[e].name) next[e].push_back(f);
+      }
+    }
+    for (std::size_t e = 0; e < n; ++e) {
+      std::vector<std::size_t> todo = next[e];
+      while (!todo.empty()) {
+        const std::size_t f = todo.back();
+        todo.pop_back();
+        if (reach_[e][f]) continue;
+        reach_[e][f] = true;
+        todo.insert(todo.end(), next[f].begin(), next[f].end());
+      }
+    }
+    for (const Lifetime& life : planned) {
+      const Storage& st = s.storage[life.buffer];
+      uses_[life.buffer].planned = true;
+      uses_[life.buffer].bottom = lives_from_start(st);
+      uses_[life.buffer].top = lives_to_end(st);
+    }
+    for (std::size_t e = 0; e < n; ++e) walk(s.entries[e], {e});
+  }
+
+  bool conflict(StorageId b, StorageId c) const { return !before(b, c) && !before(c, b); }
+
+ private:
+  struct Uses {
+    bool planned = false;
+    bool bottom = false;
+    bool top = false;
+    std::vector<std::vector<std::size_t>> paths;
+  };
+
+  void walk(const Entry& e, const std::vector<std::size_t>& path) {
+    for (const Arg& a : e.args) note(storage_of(a), path);
+    for (const Arg& a : e.flag()) note(storage_of(a), path);
+    for (std::size_t p = 0; p < e.body().size(); ++p) {
+      std::vector<std::size_t> inner = path;
+      inner.push_back(p);
+      walk(e.body()[p], inner);
+    }
+  }
+  void note(StorageId id, const std::vector<std::size_t>& path) {
+    if (uses_[id].planned) uses_[id].paths.push_back(path);
+  }
+
+  // The path of a buffer's loop: empty for the top level.
+  std::vector<std::size_t> scope(StorageId b) const {
+    if (!s_.storage[b].local) return {};
+    const auto& paths = uses_[b].paths;
+    std::vector<std::size_t> common = paths.front();
+    std::size_t shortest = common.size();
+    for (const auto& p : paths) {
+      std::size_t k = 0;
+      while (k < common.size() && k < p.size() && common[k] == p[k]) ++k;
+      common.resize(k);
+      shortest = std::min(shortest, p.size());
+    }
+    if (common.size() >= shortest) common.resize(shortest - 1);
+    return common;
+  }
+
+  bool before(StorageId b, StorageId c) const {
+    const std::vector<std::size_t> sb = scope(b);
+    const std::vector<std::size_t> sc = scope(c);
+    std::size_t k = 0;
+    while (k < sb.size() && k < sc.size() && sb[k] == sc[k]) ++k;
+    if (k == 0) {
+      if (uses_[b].top || uses_[c].bottom) return false;
+      for (const auto& u : uses_[b].paths) {
+        for (const auto& v : uses_[c].paths) {
+          if (!reach_[u[0]][v[0]]) return false;
+        }
+      }
+      return true;
+    }
+    // Inside the loop of path sb[0..k): each use's position in its body.
+    std::size_t b_last = 0;
+    std::size_t c_first = static_cast<std::size_t>(-1);
+    for (const auto& u : uses_[b].paths) b_last = std::max(b_last, u[k]);
+    for (const auto& v : uses_[c].paths) c_first = std::min(c_first, v[k]);
+    return b_last < c_first;
+  }
+
+  const Schedule& s_;
+  std::vector<std::vector<bool>> reach_;
+  std::vector<Uses> uses_;
+};
+
+// The overlaps of model v3, by PlainOrder, every pair compared.
+void judge_conflicts(const Schedule& s, const Plan& p, const std::vector<Lifetime>& planned,
+                     const std::vector<Judged>& buffers, std::size_t max_overlaps, CheckReport& report) {
+  const PlainOrder plain(s, planned);
+  const UseOrder order(s, planned);
+  InPlaceRule inplace(s, planned);
+  inplace.use_order(&order);
+  const InPlaceRule file_order_inplace(s, planned);
+  std::size_t listed = 0;
+  for (std::size_t x = 0; x < buffers.size(); ++x) {
+    for (std::size_t y = x + 1; y < buffers.size(); ++y) {
+      const Judged& a = buffers[x];
+      const Judged& b = buffers[y];
+      const bool share = a.arena == b.arena && std::max(a.begin, b.begin) < std::min(a.end, b.end);
+      if (!share || !plain.conflict(a.id, b.id)) continue;
+      if (!inplace.empty() && inplace.allows(a.id, {a.arena, a.begin}, b.id, {b.arena, b.begin})) continue;
+      if (listed < max_overlaps) {
+        const auto facts = [](const Judged& j) {
+          return ConflictFacts{.buffer = j.id, .placement = j.placement, .arena = j.arena, .block = {j.begin, j.end}};
+        };
+        report.violations.push_back(conflict_violation(s, p, order, inplace, file_order_inplace, facts(a), facts(b)));
+        ++listed;
+      } else {
+        ++report.unlisted_overlaps;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 CheckReport check_plan_quadratic(const Schedule& s, const Plan& p, std::size_t max_overlaps) {
@@ -91,6 +231,11 @@ CheckReport check_plan_quadratic(const Schedule& s, const Plan& p, std::size_t m
   const std::vector<Lifetime> planned = planned_buffers(s);
   CheckReport report{.violations = judge_plan_rules(s, p, r, planned).violations};
   const std::vector<Judged> buffers = judged_buffers(s, p, r, planned);
+  if (s.version() >= 3) {
+    judge_conflicts(s, p, planned, buffers, max_overlaps, report);
+    for (Violation& v : report.violations) v.message = describe(v);
+    return report;
+  }
   const InPlaceRule inplace(s, planned);
   std::size_t listed = 0;
   for (std::size_t x = 0; x < buffers.size(); ++x) {

@@ -637,9 +637,11 @@ Plan random_plan(gen::Choices& r, const Schedule& s) {
   return p;
 }
 
-// A violation of two buffers sharing bytes: an overlap, or a sharing that
-// an in-place kernel declares but does not allow.
-bool is_pair(const Violation& x) { return x.rule == Rule::Overlap || x.rule == Rule::InPlaceNotAllowed; }
+// A violation of two buffers sharing bytes: an overlap, a race, or a
+// sharing that an in-place kernel declares but does not allow.
+bool is_pair(const Violation& x) {
+  return x.rule == Rule::Overlap || x.rule == Rule::InPlaceNotAllowed || x.rule == Rule::Race;
+}
 
 // Where the two checkers disagree, or empty. check_plan must find a pair
 // sharing bytes exactly when the quadratic checker does, report only pairs

@@ -1,7 +1,8 @@
 #pragma once
-// In-place kernels (SPEC section 10): when a kernel's `inplace=OUT:IN`
-// lets two planned buffers whose lifetimes intersect share bytes, and why
-// not when it does not. Both checkers take the rule from here.
+// In-place kernels (SPEC section 10, as model v3 revisits it in section 11):
+// when a kernel's `inplace=OUT:IN` lets two planned buffers that conflict
+// share bytes, and why not when it does not. Both checkers take the rule
+// from here.
 
 #include <cstddef>
 #include <optional>
@@ -10,6 +11,7 @@
 
 #include "model/schedule.h"
 #include "oracle/check/lifetimes.h"
+#include "oracle/check/order.h"
 
 namespace planck::oracle {
 
@@ -18,6 +20,7 @@ struct InPlaceDeclaration {
   InPlace pair;
   std::size_t entry = 0;   // the top-level entry that holds the kernel
   bool top_level = false;  // the kernel is that entry, not inside a loop
+  const Entry* kernel = nullptr;
 };
 
 // Where a planned buffer is placed, as the rule needs it.
@@ -32,6 +35,13 @@ class InPlaceRule {
   // must outlive it.
   InPlaceRule(const Schedule& s, const std::vector<Lifetime>& planned);
   InPlaceRule(const Schedule&, std::vector<Lifetime>&&) = delete;
+
+  // Judges by model v3's order of uses from now on: a top-level kernel's
+  // pair by happens-before over streams, a pair inside a loop by the
+  // positions of local buffers in the loop's body. Without it, by the
+  // lifetimes of one stream, and never inside a loop. `order` must outlive
+  // the rule.
+  void use_order(const UseOrder* order) { order_ = order; }
 
   // Whether the schedule declares any in-place pair.
   bool empty() const { return declarations_.empty(); }
@@ -51,7 +61,11 @@ class InPlaceRule {
   const InPlaceDeclaration* declared(StorageId a, StorageId b) const;
 
  private:
+  // Why the pair's uses keep it from sharing, by the order of uses.
+  std::optional<std::string> order_refusal(const InPlaceDeclaration& d) const;
+
   const Schedule& s_;
+  const UseOrder* order_ = nullptr;
   std::vector<InPlaceDeclaration> declarations_;
   std::vector<const Lifetime*> life_of_;  // by storage, for the storage in a declaration
 };

@@ -38,6 +38,9 @@ void for_each_taken(const Entry& top, TakeStack& stack, Take take) {
       case Entry::Kind::Copy:
         for (const Arg& arg : e.args) take(storage_of(arg));
         break;
+      case Entry::Kind::Record:
+      case Entry::Kind::Wait:
+        break;  // takes no storage
       case Entry::Kind::Range:
       case Entry::Kind::Loop: {
         const Args& flag = e.flag();

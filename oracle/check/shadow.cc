@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <limits>
+#include <unordered_map>
 #include <utility>
 
 #include <fmt/format.h>
@@ -10,6 +11,8 @@
 
 #include "model/resolve.h"
 #include "model/takes.h"
+#include "oracle/check/lifetimes.h"
+#include "oracle/check/order.h"
 
 namespace planck::oracle {
 namespace {
@@ -79,6 +82,16 @@ class Shadow {
     return std::nullopt;
   }
 
+  // The runs of [begin, end) and who holds each, in order of address.
+  std::vector<Run> holders(Bytes begin, Bytes end) const {
+    std::vector<Run> out;
+    if (begin == end) return out;
+    for (auto it = overlapping(begin); it != segments_.end() && it->begin < end; ++it) {
+      out.push_back({std::max(it->begin, begin), std::min(it->end, end), it->owner});
+    }
+    return out;
+  }
+
   // The claims made so far. Bytes change hands only by a claim, so a buffer
   // that held all its bytes when this count was c still holds them while
   // it is c.
@@ -121,6 +134,10 @@ struct Tracked {
   std::uint64_t claimed_in = 0;  // the number of the call that claimed its bytes; 0 until then
   Site claim;                    // that call
   Site last;                     // its last use that ended with all its bytes its own
+  // v3 with streams: its last use so far on each stream, as a top-level
+  // entry, and the buffers whose bytes it took at its claims.
+  std::vector<std::pair<StreamId, Site>> last_on_stream;
+  std::vector<std::size_t> taken_from;
   std::uint64_t listed_in = 0;   // the last call that listed it, so each call lists it once
   // Its arena's claim count when it was last found to hold all its bytes;
   // 0 until then (a claimed buffer's arena has counted its claim).
@@ -186,14 +203,24 @@ std::optional<std::uint64_t> count_entries(const std::vector<Entry>& entries, st
 
 class Runner {
  public:
-  Runner(const Schedule& s, const Plan& p, Placed placed, std::uint64_t iterations)
+  Runner(const Schedule& s, const Plan& p, Placed placed, std::uint64_t iterations, const UseOrder* order)
       : s_(s),
         p_(p),
         tracked_(std::move(placed.tracked)),
         track_of_(std::move(placed.track_of)),
         shadows_(p.arenas.size()),
         iterations_(iterations),
-        iterations_begun_(1) {}
+        order_(order),
+        iterations_begun_(1) {
+    if (!order_) return;
+    streams_ = !order_->happens_before().one_stream();
+    for (std::size_t t = 0; t < tracked_.size(); ++t) {
+      const BufferUses* u = order_->uses(tracked_[t].storage);
+      if (u && s_.storage[tracked_[t].storage].local && u->scope != LoopNode::kTopLevel) {
+        local_of_loop_[order_->loops()[u->scope].entry].push_back(t);
+      }
+    }
+  }
 
   // A schedule with state runs twice in a row; its state keeps its bytes
   // from the first run to the second, every other buffer claims afresh.
@@ -207,7 +234,9 @@ class Runner {
     for (run_ = 1; run_ <= runs; ++run_) {
       if (run_ > 1) {
         for (Tracked& b : tracked_) {
-          if ((s_.storage[b.storage].io & kState) == 0) b.claimed_in = 0, b.owned_at = 0;
+          if ((s_.storage[b.storage].io & kState) == 0) b.claimed_in = 0, b.owned_at = 0, b.taken_from.clear();
+          // The first run is over, its streams joined: its uses come before every entry of the next.
+          b.last_on_stream.clear();
         }
       }
       if (runs > 1) run_number_ = run_;
@@ -226,6 +255,9 @@ class Runner {
       case Entry::Kind::Kernel:
       case Entry::Kind::Copy:
         return use(e, e.args);
+      case Entry::Kind::Record:
+      case Entry::Kind::Wait:
+        return true;  // takes no storage
       case Entry::Kind::Range:
       case Entry::Kind::Loop:
         break;
@@ -238,6 +270,7 @@ class Runner {
         if (!run_entry(inner)) return false;
       }
       if (e.kind == Entry::Kind::Loop && !use(e, e.flag())) return false;
+      release_locals(e);
     }
     iteration_ = around;
     return true;
@@ -333,6 +366,7 @@ class Runner {
       Tracked& b = tracked_[t];
       if (b.claimed_in == 0) {
         if (!inside_arena(t, &call)) return false;
+        if (streams_) note_taken_from(t, held_from(t), b.end);
         b.claimed_in = calls_;
         record(b.claim, &call);
         shadows_[b.arena].claim(held_from(t), b.end, t);
@@ -348,7 +382,111 @@ class Runner {
       }
     }
     for (std::size_t t : used_) record(tracked_[t].last, &call);
+    if (streams_) {
+      for (std::size_t t : used_) {
+        if (!uses_in_order(t, &call)) return false;
+      }
+      if (!hands_in_order(call)) return false;
+      for (std::size_t t : used_) note_stream_use(t);
+    }
     return true;
+  }
+
+  // The end of an iteration of loop e: its local buffers give up their
+  // bytes, to claim them again at their next first use.
+  void release_locals(const Entry& e) {
+    if (local_of_loop_.empty()) return;
+    const auto it = local_of_loop_.find(&e);
+    if (it == local_of_loop_.end()) return;
+    // Its uses so far stay: a later claim on another stream must still come
+    // after them.
+    for (std::size_t t : it->second) {
+      tracked_[t].claimed_in = 0;
+      tracked_[t].owned_at = 0;
+    }
+  }
+
+  // As buffer t claims [begin, end): the buffers that hold some of those
+  // bytes, whose uses every use of t must come after.
+  void note_taken_from(std::size_t t, Bytes begin, Bytes end) {
+    for (const Shadow::Run& held : shadows_[tracked_[t].arena].holders(begin, end)) {
+      std::vector<std::size_t>& from = tracked_[t].taken_from;
+      if (held.owner != t && std::find(from.begin(), from.end(), held.owner) == from.end()) {
+        from.push_back(held.owner);
+      }
+    }
+  }
+
+  // At a use of buffer t, at its claim or later: every use so far of each
+  // buffer whose bytes it took must happen before the running entry; else
+  // records the race.
+  bool uses_in_order(std::size_t t, const Entry* call) {
+    const Tracked& taker = tracked_[t];
+    const HappensBefore& hb = order_->happens_before();
+    for (std::size_t from : taker.taken_from) {
+      const Tracked& victim = tracked_[from];
+      for (const auto& [stream, use] : victim.last_on_stream) {
+        if (use.entry == entry_ || hb.before(use.entry, entry_)) continue;
+        Site now;
+        record(now, call);
+        clobber_ = race(victim, use, stream, taker, now, std::max(victim.begin, taker.begin),
+                        std::min(victim.end, taker.end));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // The race of `taker`, used at `now`, with victim's use at `use` on
+  // `stream`, over [begin, end).
+  Clobber race(const Tracked& victim, const Site& use, StreamId stream, const Tracked& taker, const Site& now,
+               Bytes begin, Bytes end) const {
+    return Clobber{
+        .victim = s_.storage[victim.storage].name,
+        .before = site(use),
+        .after = site(now),
+        .taker = s_.storage[taker.storage].name,
+        .taken = site(taker.claim),
+        .arena = p_.arenas[taker.arena].name,
+        .begin = begin,
+        .end = end,
+        .race = true,
+        .victim_stream = std::string(s_.streams[stream]),
+        .taker_stream = std::string(s_.streams[order_->happens_before().stream(entry_)]),
+    };
+  }
+
+  // An in-place pair of the running call hands IN's bytes to OUT only when
+  // every use of IN so far happens before the running entry; else records
+  // the race.
+  bool hands_in_order(const Entry& call) {
+    for (const Handed& h : handed_) {
+      const Tracked& in = tracked_[h.in];
+      for (const auto& [stream, use] : in.last_on_stream) {
+        if (use.entry == entry_ || order_->happens_before().before(use.entry, entry_)) continue;
+        std::size_t out = h.in;  // the buffer the pair hands the bytes to
+        for (std::size_t t : used_) {
+          if (t != h.in && tracked_[t].claimed_in == calls_ && tracked_[t].begin == in.begin) out = t;
+        }
+        Site now;
+        record(now, &call);
+        clobber_ = race(in, use, stream, tracked_[out], now, in.begin, h.from);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Notes a use of buffer t at the running entry, for claims_in_order.
+  void note_stream_use(std::size_t t) {
+    const StreamId stream = order_->happens_before().stream(entry_);
+    for (auto& [on, at] : tracked_[t].last_on_stream) {
+      if (on == stream) {
+        at = tracked_[t].last;
+        return;
+      }
+    }
+    tracked_[t].last_on_stream.emplace_back(stream, tracked_[t].last);
   }
 
   // Whether buffer t's bytes all lie in its arena; if not, records the fault.
@@ -419,6 +557,8 @@ class Runner {
       case Entry::Kind::Copy: out.call = "copy"; break;
       case Entry::Kind::Range:
       case Entry::Kind::Loop: out.call = "flag of loop"; break;
+      case Entry::Kind::Record: out.call = "record " + at.call->name; break;
+      case Entry::Kind::Wait: out.call = "wait " + at.call->name; break;
     }
     return out;
   }
@@ -429,6 +569,11 @@ class Runner {
   std::vector<std::size_t> track_of_;
   std::vector<Shadow> shadows_;  // by arena
   const std::uint64_t iterations_;
+  const UseOrder* order_;  // v3 only
+  bool streams_ = false;   // entries run on more than one stream
+  // The local buffers of each loop, which give their bytes up at the end of
+  // each of its iterations.
+  std::unordered_map<const Entry*, std::vector<std::size_t>> local_of_loop_;
 
   std::size_t entry_ = 0;                       // the top-level entry running
   // Each loop iteration begun: its number, from 1, and the iteration around
@@ -465,6 +610,21 @@ std::string UseSite::describe() const {
 }
 
 std::string Clobber::message() const {
+  if (race) {
+    const auto on = [](const std::string& stream) {
+      return stream.empty() ? std::string("the default stream") : "stream " + stream;
+    };
+    if (taken.describe() != after.describe()) {
+      return fmt::format("race: {}, which claimed bytes [{}, {}) of {} from {} at {}, is used at {} on {}, which {}'s "
+                         "use at {} on {} does not happen before",
+                         taker, begin, end, arena, victim, taken.describe(), after.describe(), on(taker_stream),
+                         victim, before.describe(), on(victim_stream));
+    }
+    return fmt::format("race: {} claimed bytes [{}, {}) of {} from {} at {} on {}, which {}'s use at {} on {} does "
+                       "not happen before",
+                       taker, begin, end, arena, victim, taken.describe(), on(taker_stream), victim,
+                       before.describe(), on(victim_stream));
+  }
   const std::string what =
       fmt::format("clobber: {} lost bytes [{}, {}) of {} to {}, which claimed them at {}", victim,
                   begin, end, arena, taker, taken.describe());
@@ -503,7 +663,11 @@ Result<ShadowRun> run_shadow(const Schedule& s, const Plan& p, const Resolution&
                              options.max_calls)};
   }
   PLANCK_ASSIGN(Placed placed, place_storage(s, p, r));
-  return Runner(s, p, std::move(placed), options.iterations).run();
+  if (s.version() >= 3) {
+    const UseOrder order(s, planned_buffers(s));
+    return Runner(s, p, std::move(placed), options.iterations, &order).run();
+  }
+  return Runner(s, p, std::move(placed), options.iterations, nullptr).run();
 }
 
 }  // namespace planck::oracle

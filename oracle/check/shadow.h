@@ -23,6 +23,12 @@
 // where OUT's start at IN's first byte and end within IN's: IN keeps only
 // its bytes past OUT's, so that a later use of IN is a clobber.
 //
+// Model v3 (SPEC section 11): with streams, a claim is also a fault, a
+// race, when some use so far of a buffer whose bytes it takes does not
+// happen before the claiming top-level entry (oracle/check/order.h). A
+// local buffer gives its bytes up at the end of each iteration of its loop
+// and claims them afresh at its first use in the next.
+//
 // The executor knows nothing of lifetimes: it only watches bytes change hands.
 // It shares nothing with planner/ but the schedule model, the parsers and
 // plan resolution.
@@ -77,8 +83,14 @@ struct Clobber {
   std::string arena;
   Bytes begin = 0;  // the bytes taken: [begin, end) of the arena, within the victim's
   Bytes end = 0;
-
-  // One line: who took which bytes, where, between which two uses of the victim.
+  // A race (v3): the taker claimed the bytes at `taken` (= `after`) though
+  // the victim's use at `before` does not happen before it; the streams of
+  // the two ("" for the default stream).
+  bool race = false;
+  std::string victim_stream;
+  std::string taker_stream;
+  // One line: who took which bytes, where, between which two uses of the
+  // victim; for a race, which use of the victim nothing orders before the claim.
   std::string message() const;
 };
 

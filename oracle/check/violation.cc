@@ -22,6 +22,7 @@ std::string_view rule_name(Rule r) {
     case Rule::OverCapacity: return "over-capacity";
     case Rule::Overlap: return "overlap";
     case Rule::InPlaceNotAllowed: return "inplace-not-allowed";
+    case Rule::Race: return "race";
   }
   return "?";
 }
@@ -155,6 +156,46 @@ std::string overlap_text(const Violation& v) {
                      pair, where, v.buffers[0], range_text(x), v.buffers[1], range_text(y));
 }
 
+// "positions 1..2 of the loop at line 5"
+std::string positions_text(const std::pair<std::size_t, std::size_t>& p) {
+  return p.first == p.second ? fmt::format("position {}", p.first)
+                             : fmt::format("positions {}..{}", p.first, p.second);
+}
+
+// Two local buffers of one loop whose positions in its body meet.
+std::string loop_overlap_text(const Violation& v) {
+  const auto& [a, b] = std::make_pair(v.positions[0], v.positions[1]);
+  const std::pair<std::size_t, std::size_t> both{std::max(a.first, b.first), std::min(a.second, b.second)};
+  std::string text = fmt::format(
+      "{} {} at {} and {} {} at {} of the loop at line {} share bytes {} during {} of each iteration in arena {}{}",
+      v.buffers[0], range_text(v.blocks[0]), positions_text(a), v.buffers[1], range_text(v.blocks[1]),
+      positions_text(b), v.loop_line, range_text(*v.shared), positions_text(both), v.arenas[0],
+      plan_lines(v.plan_lines[0], v.plan_lines[1]));
+  if (v.rule == Rule::InPlaceNotAllowed) {
+    text += fmt::format("; the kernel at {} declares inplace={}:{}, which allows no sharing here: {}",
+                        entries_text(*v.declared_at), v.buffers[0], v.buffers[1], v.refusal);
+  }
+  return text;
+}
+
+// "b's use at entry 3 (line 9, stream copy)"
+std::string use_text(const Violation& v, std::size_t k) {
+  if (v.caller[k] < 0) return fmt::format("the caller's write of {} before the run", v.buffers[k]);
+  if (v.caller[k] > 0) return fmt::format("the caller's read of {} after the run", v.buffers[k]);
+  const EntrySpan& e = v.unordered[k];
+  const std::string stream = v.streams[k].empty() ? "the default stream" : "stream " + v.streams[k];
+  return e.first_line > 0 ? fmt::format("{}'s use at entry {} (line {}, {})", v.buffers[k], e.first, e.first_line, stream)
+                          : fmt::format("{}'s use at entry {} ({})", v.buffers[k], e.first, stream);
+}
+
+std::string race_text(const Violation& v) {
+  return fmt::format("{} {} {} and {} {} {} share bytes {} in arena {}{}, apart in file order, but nothing orders "
+                     "{} before {}",
+                     v.buffers[0], range_text(v.blocks[0]), live_text(v.lives[0]), v.buffers[1],
+                     range_text(v.blocks[1]), live_text(v.lives[1]), range_text(*v.shared), v.arenas[0],
+                     plan_lines(v.plan_lines[0], v.plan_lines[1]), use_text(v, 0), use_text(v, 1));
+}
+
 // An overlap of an in-place pair that its declaration does not allow.
 std::string inplace_text(const Violation& v) {
   return fmt::format("{} {} {} and {} {} {} share bytes {} during {} in arena {}{}; the kernel at {} declares "
@@ -196,8 +237,9 @@ std::string detail_text(const Violation& v) {
                          device_align_text(v));
     case Rule::OutsideArena: return outside_arena_text(v);
     case Rule::OverCapacity: return over_capacity_text(v);
-    case Rule::Overlap: return overlap_text(v);
-    case Rule::InPlaceNotAllowed: return inplace_text(v);
+    case Rule::Overlap: return v.positions.empty() ? overlap_text(v) : loop_overlap_text(v);
+    case Rule::InPlaceNotAllowed: return v.positions.empty() ? inplace_text(v) : loop_overlap_text(v);
+    case Rule::Race: return race_text(v);
   }
   return "?";
 }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/schedule.h"
@@ -32,6 +33,8 @@ enum class Rule {
   Overlap,            // two buffers alive together whose rounded blocks share bytes
   InPlaceNotAllowed,  // an overlap of two buffers a kernel declares in place, where the
                       // declaration grants no sharing
+  Race,               // two buffers that share bytes and whose uses nothing orders across
+                      // streams, though in file order on one stream they would be apart (v3)
 };
 std::string_view rule_name(Rule r);
 
@@ -100,6 +103,18 @@ struct Violation {
   // `inplace=OUT:IN` (buffers[0] is OUT, buffers[1] IN) grants no sharing.
   std::optional<EntrySpan> declared_at;
   std::string refusal;
+  // Race: a use of each buffer, in the order of `buffers`, such that
+  // nothing orders the first before the second: an entry (first == last),
+  // or with `caller` -1 the caller before the run, +1 after it; and the
+  // stream each runs on ("" for the default stream).
+  std::vector<EntrySpan> unordered;
+  std::vector<int> caller;
+  std::vector<std::string> streams;
+  // Overlap, InPlaceNotAllowed of two local buffers compared inside a loop
+  // (v3): the loop's source line, and each buffer's positions in the loop's
+  // body, first and last.
+  int loop_line = 0;
+  std::vector<std::pair<std::size_t, std::size_t>> positions;
   std::string message;              // describe(*this), as the checkers return it
 
   friend bool operator==(const Violation&, const Violation&) = default;

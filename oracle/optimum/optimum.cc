@@ -53,6 +53,7 @@ struct Part {
   std::unique_ptr<SkylineSearch> skyline;
   std::unique_ptr<PlacementSearch> search;
   std::unique_ptr<Z3Packing> z3;
+  Together together;  // by lifetimes, or the part's explicit conflicts (v3)
 };
 
 std::size_t pairs_alive_together(const std::vector<UnitItem>& items) {
@@ -104,16 +105,33 @@ Status Solver::set_up_parts() {
     Part part;
     part.members = std::move(members);
     for (std::size_t i : part.members) part.problem.items.push_back(problem_.items[i]);
+    if (problem_.conflicts) {
+      // The part's own pairs, by its own indices (members are in order).
+      auto& pairs = part.problem.conflicts.emplace();
+      const auto local = [&](std::size_t i) {
+        return static_cast<std::size_t>(std::lower_bound(part.members.begin(), part.members.end(), i) -
+                                        part.members.begin());
+      };
+      for (const auto& [i, j] : *problem_.conflicts) {
+        const std::size_t a = local(i);
+        if (a < part.members.size() && part.members[a] == i) pairs.emplace_back(a, local(j));
+      }
+      part.together = Together(part.members.size(), pairs);
+    }
     part.unit = 0;
     for (const PackingItem& item : part.problem.items) part.unit = std::gcd(part.unit, item.size);
     for (const PackingItem& item : part.problem.items) {
       part.units.push_back({static_cast<std::int64_t>(item.size / part.unit), item.lower, item.upper});
     }
-    part.peak = *peak_live(part.problem);  // the problem passed check_problem
+    if (part.problem.conflicts) {
+      part.peak = conflict_lower_bound(part.problem, &part.lower_by);
+    } else {
+      part.peak = *peak_live(part.problem);  // the problem passed check_problem
+    }
     part.lower = part.peak;
     // Greedy by size takes time quadratic in a part's items: past the
     // deadline, the part's items stacked one above another stand instead.
-    std::optional<std::vector<std::int64_t>> greedy = best_greedy_by_size(part.units, deadline_);
+    std::optional<std::vector<std::int64_t>> greedy = best_greedy_by_size(part.units, deadline_, part.together);
     const std::string by = greedy ? "greedy by size" : "stacked";
     if (!greedy) greedy = stacked(part.units);
     Offsets bytes(greedy->size());
@@ -179,13 +197,15 @@ Result<Answer> Solver::fit_part(Part& part, Bytes capacity, Clock::time_point un
   };
   const bool z3_fits_part = options_.use_z3 && part.units.size() <= options_.z3_max_items;
   auto z3 = [&]() -> Z3Packing& {
-    if (!part.z3) part.z3 = std::make_unique<Z3Packing>(part.units, options_.z3);
+    if (!part.z3) part.z3 = std::make_unique<Z3Packing>(part.units, options_.z3, part.together);
     return *part.z3;
   };
 
   // Counted only here, after the clock: it sorts the part's items twice.
   if (options_.use_search && !part.pairs) part.pairs = pairs_alive_together(part.units);
-  const bool search_fits_part = options_.use_search && *part.pairs <= kSearchMaxPairs;
+  // The searches place by lifetimes: explicit conflicts go to Z3.
+  const bool search_fits_part =
+      options_.use_search && part.together.by_lifetimes() && *part.pairs <= kSearchMaxPairs;
   if (search_fits_part) {
     if (!part.skyline) part.skyline = std::make_unique<SkylineSearch>(part.units);
     const Clock::time_point now = Clock::now();

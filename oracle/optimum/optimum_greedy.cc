@@ -16,7 +16,7 @@ std::int64_t arena_of(const std::vector<UnitItem>& items, const std::vector<std:
 }  // namespace
 
 std::optional<std::vector<std::int64_t>> greedy_by_size(const std::vector<UnitItem>& items, GapRule rule,
-                                                        Clock::time_point until) {
+                                                        Clock::time_point until, const Together& together) {
   // The clock is read once every this many items, each costing a pass over
   // the placed ones; a problem of fewer items is always placed whole.
   constexpr std::size_t kItemsPerClockRead = 64;
@@ -37,7 +37,7 @@ std::optional<std::vector<std::int64_t>> greedy_by_size(const std::vector<UnitIt
     if (!placed.empty() && placed.size() % kItemsPerClockRead == 0 && Clock::now() >= until) return std::nullopt;
     neighbours.clear();
     for (std::size_t j : placed) {
-      if (alive_together(items[i], items[j])) neighbours.push_back(j);
+      if (together(items, i, j)) neighbours.push_back(j);
     }
     std::sort(neighbours.begin(), neighbours.end(),
               [&](std::size_t a, std::size_t b) { return offsets[a] < offsets[b]; });
@@ -60,10 +60,10 @@ std::optional<std::vector<std::int64_t>> greedy_by_size(const std::vector<UnitIt
 }
 
 std::optional<std::vector<std::int64_t>> best_greedy_by_size(const std::vector<UnitItem>& items,
-                                                             Clock::time_point until) {
-  std::optional<std::vector<std::int64_t>> lowest = greedy_by_size(items, GapRule::Lowest, until);
+                                                             Clock::time_point until, const Together& together) {
+  std::optional<std::vector<std::int64_t>> lowest = greedy_by_size(items, GapRule::Lowest, until, together);
   if (!lowest) return std::nullopt;
-  std::optional<std::vector<std::int64_t>> smallest = greedy_by_size(items, GapRule::Smallest, until);
+  std::optional<std::vector<std::int64_t>> smallest = greedy_by_size(items, GapRule::Smallest, until, together);
   if (!smallest) return lowest;
   return arena_of(items, *smallest) < arena_of(items, *lowest) ? smallest : lowest;
 }

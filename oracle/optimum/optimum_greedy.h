@@ -26,13 +26,15 @@ enum class GapRule {
 // the items; nullopt when `until` passes before it is done (the clock is
 // read every 64 items, so fewer are always placed).
 std::optional<std::vector<std::int64_t>> greedy_by_size(const std::vector<UnitItem>& items, GapRule rule,
-                                                        Clock::time_point until = Clock::time_point::max());
+                                                        Clock::time_point until = Clock::time_point::max(),
+                                                        const Together& together = {});
 
 // The better of the two gap rules' placements (the one with the smaller
 // arena, Lowest on ties), or the only one done by `until`; nullopt when
 // neither is.
 std::optional<std::vector<std::int64_t>> best_greedy_by_size(const std::vector<UnitItem>& items,
-                                                             Clock::time_point until = Clock::time_point::max());
+                                                             Clock::time_point until = Clock::time_point::max(),
+                                                             const Together& together = {});
 
 // Each item above the one before it, in index order: always valid, its arena
 // the sum of the sizes. The upper bound when there is no time for better.

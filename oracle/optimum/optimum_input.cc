@@ -7,6 +7,7 @@
 
 #include "oracle/check/inplace.h"
 #include "oracle/check/lifetimes.h"
+#include "oracle/check/order.h"
 
 namespace planck::oracle {
 namespace {
@@ -83,11 +84,27 @@ Result<std::vector<DevicePacking>> schedule_packings(const Schedule& s) {
                                 static_cast<std::int64_t>(life.first),
                                 static_cast<std::int64_t>(life.last) + 1});
   }
+  if (s.version() >= 3) {
+    const UseOrder order(s, planned);
+    for (DevicePacking& d : devices) {
+      if (d.buffers.size() > kConflictItems) {
+        d.unpaired = true;
+        continue;
+      }
+      auto& pairs = d.problem.conflicts.emplace();
+      for (std::size_t i = 0; i < d.buffers.size(); ++i) {
+        const BufferUses& a = *order.uses(d.buffers[i]);
+        for (std::size_t j = i + 1; j < d.buffers.size(); ++j) {
+          if (order.conflict(a, *order.uses(d.buffers[j]))) pairs.emplace_back(i, j);
+        }
+      }
+    }
+  }
   return devices;
 }
 
 Result<Bytes> arena_lower_bound(const DevicePacking& d) {
-  const std::optional<Bytes> peak = peak_live(d.problem);
+  std::optional<Bytes> peak = d.unpaired ? conflict_lower_bound(d.problem) : peak_live(d.problem);
   const std::optional<Bytes> bytes = peak ? checked_mul(*peak, d.unit) : std::nullopt;
   if (!bytes) return Error{"", fmt::format("device {}: the peak of live bytes passes 2^64", d.device)};
   return *bytes;

@@ -37,10 +37,21 @@ struct DevicePacking {
   Bytes unit = kPlaceAlign;        // the device's align
   std::optional<Bytes> capacity;   // the device's capacity, in bytes, if a `device` line gives one
   bool has_inplace = false;        // a kernel of the schedule declares an in-place pair on the device
+  // Model v3: a device of more than kConflictItems buffers, whose conflicts
+  // are not listed; its problem's lifetimes do not bound them, so it is
+  // given no search, only the lower bound of its largest buffer.
+  bool unpaired = false;
 };
+
+// The most buffers of a device whose conflicts schedule_packings lists in
+// model v3 (a pass over every pair).
+inline constexpr std::size_t kConflictItems = 5000;
 
 // In order of the devices' first appearance among the planned buffers. An
 // error names the buffer whose rounded size overflows, at its declaration.
+// In model v3 (streams or local buffers) each problem lists its conflicting
+// pairs (docs/model-v3.md#the-conflict-rule), by the oracle's own order of
+// uses (oracle/check/order.h).
 Result<std::vector<DevicePacking>> schedule_packings(const Schedule& s);
 
 // The lower bound on any plan's arena for the device, in bytes: the peak of

@@ -1,6 +1,8 @@
 #include "oracle/optimum/optimum_problem.h"
 
 #include <algorithm>
+#include <limits>
+#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -47,7 +49,129 @@ Status check_problem(const PackingProblem& p) {
   return Ok{};
 }
 
+Together::Together(std::size_t n, const std::vector<std::pair<std::size_t, std::size_t>>& pairs)
+    : n_(n), bits_((n * n + 63) / 64 + 1, 0) {
+  for (const auto& [a, b] : pairs) {
+    bits_[(a * n + b) / 64] |= std::uint64_t{1} << ((a * n + b) % 64);
+    bits_[(b * n + a) / 64] |= std::uint64_t{1} << ((b * n + a) % 64);
+  }
+}
+
+namespace {
+
+// A largest flow by Dinic's method over a network of few nodes.
+class Flow {
+ public:
+  explicit Flow(std::size_t nodes) : edges_(nodes), level_(nodes), next_(nodes) {}
+  void add(std::size_t from, std::size_t to, Bytes capacity) {
+    edges_[from].push_back({to, capacity, edges_[to].size()});
+    edges_[to].push_back({from, 0, edges_[from].size() - 1});
+  }
+  Bytes run(std::size_t s, std::size_t t) {
+    Bytes total = 0;
+    while (levels(s, t)) {
+      std::fill(next_.begin(), next_.end(), 0);
+      while (Bytes pushed = push(s, t, std::numeric_limits<Bytes>::max())) total += pushed;
+    }
+    return total;
+  }
+
+ private:
+  struct Edge {
+    std::size_t to;
+    Bytes capacity;
+    std::size_t back;
+  };
+  bool levels(std::size_t s, std::size_t t) {
+    std::fill(level_.begin(), level_.end(), -1);
+    std::vector<std::size_t> queue{s};
+    level_[s] = 0;
+    for (std::size_t k = 0; k < queue.size(); ++k) {
+      for (const Edge& e : edges_[queue[k]]) {
+        if (e.capacity > 0 && level_[e.to] < 0) {
+          level_[e.to] = level_[queue[k]] + 1;
+          queue.push_back(e.to);
+        }
+      }
+    }
+    return level_[t] >= 0;
+  }
+  // One augmenting path's flow along the levels, iteratively.
+  Bytes push(std::size_t s, std::size_t t, Bytes limit) {
+    std::vector<std::size_t> path;  // the edges taken, as node, edge index
+    std::vector<std::size_t> nodes{s};
+    while (!nodes.empty()) {
+      const std::size_t at = nodes.back();
+      if (at == t) {
+        Bytes flow = limit;
+        for (std::size_t k = 0; k < path.size(); ++k) flow = std::min(flow, edges_[nodes[k]][path[k]].capacity);
+        for (std::size_t k = 0; k < path.size(); ++k) {
+          Edge& e = edges_[nodes[k]][path[k]];
+          e.capacity -= flow;
+          edges_[e.to][e.back].capacity += flow;
+        }
+        return flow;
+      }
+      bool advanced = false;
+      for (std::size_t& i = next_[at]; i < edges_[at].size(); ++i) {
+        const Edge& e = edges_[at][i];
+        if (e.capacity > 0 && level_[e.to] == level_[at] + 1) {
+          path.push_back(i);
+          nodes.push_back(e.to);
+          advanced = true;
+          break;
+        }
+      }
+      if (advanced) continue;
+      level_[at] = -1;  // a dead end
+      nodes.pop_back();
+      if (!path.empty()) {
+        path.pop_back();
+        ++next_[nodes.back()];
+      }
+    }
+    return 0;
+  }
+
+  std::vector<std::vector<Edge>> edges_;
+  std::vector<int> level_;
+  std::vector<std::size_t> next_;
+};
+
+}  // namespace
+
+Bytes conflict_lower_bound(const PackingProblem& p, std::string* by) {
+  const std::size_t n = p.items.size();
+  Bytes largest = 0;
+  Bytes total = 0;
+  for (const PackingItem& item : p.items) {
+    largest = std::max(largest, item.size);
+    total += item.size;  // at most kMaxTotalSize, by check_problem
+  }
+  if (n > kFlowItems || !p.conflicts) {
+    if (by) *by = "largest buffer";
+    return largest;
+  }
+  const Together together(n, *p.conflicts);
+  std::vector<UnitItem> none(n);
+  // Nodes: source, sink, then each item's out-node and in-node.
+  Flow flow(2 + 2 * n);
+  const std::size_t s = 0;
+  const std::size_t t = 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (p.items[i].size == 0) continue;
+    flow.add(s, 2 + 2 * i, p.items[i].size);
+    flow.add(3 + 2 * i, t, p.items[i].size);
+    for (std::size_t j = i + 1; j < n; ++j) {
+      if (p.items[j].size != 0 && !together(none, i, j)) flow.add(2 + 2 * i, 3 + 2 * j, total);
+    }
+  }
+  if (by) *by = "heaviest conflicting set (flow)";
+  return total - flow.run(s, t);
+}
+
 std::optional<Bytes> peak_live(const PackingProblem& p) {
+  if (p.conflicts) return conflict_lower_bound(p);
   std::vector<Load> loads;
   loads.reserve(p.items.size());
   for (const PackingItem& item : p.items) loads.push_back({item.lower, item.upper, item.size});
@@ -82,6 +206,16 @@ std::string placement_error(const PackingProblem& p, const Offsets& offsets,
     }
     end[i] = *e;
   }
+  if (p.conflicts) {
+    for (const auto& [i, j] : *p.conflicts) {
+      const bool empty = p.items[i].size == 0 || p.items[j].size == 0;
+      if (!empty && offsets[i] < end[j] && offsets[j] < end[i]) {
+        return fmt::format("items {} and {}, which conflict, share bytes: [{}, {}) and [{}, {})", p.items[i].name,
+                           p.items[j].name, offsets[i], end[i], offsets[j], end[j]);
+      }
+    }
+    return {};
+  }
   // Every pair alive together, found by walking the items in order of start:
   // the items after one that start before it ends.
   const std::vector<std::size_t> order = by_start(p, [](const PackingItem&) { return true; });
@@ -105,6 +239,28 @@ std::string placement_error(const PackingProblem& p, const Offsets& offsets,
 }
 
 std::vector<std::vector<std::size_t>> independent_parts(const PackingProblem& p) {
+  if (p.conflicts) {
+    // The items joined by conflicts, by union-find; empty items alone.
+    std::vector<std::size_t> root(p.items.size());
+    std::iota(root.begin(), root.end(), std::size_t{0});
+    const auto find = [&](std::size_t x) {
+      while (root[x] != x) x = root[x] = root[root[x]];
+      return x;
+    };
+    for (const auto& [i, j] : *p.conflicts) root[find(i)] = find(j);
+    std::vector<std::vector<std::size_t>> parts;
+    std::vector<std::size_t> part_of(p.items.size(), static_cast<std::size_t>(-1));
+    for (std::size_t i = 0; i < p.items.size(); ++i) {
+      if (p.items[i].size == 0) continue;
+      std::size_t& at = part_of[find(i)];
+      if (at == static_cast<std::size_t>(-1)) {
+        at = parts.size();
+        parts.emplace_back();
+      }
+      parts[at].push_back(i);
+    }
+    return parts;
+  }
   const std::vector<std::size_t> order = by_start(p, [](const PackingItem& item) { return item.size > 0; });
   std::vector<std::vector<std::size_t>> parts;
   std::int64_t reach = 0;  // the latest end among the items of the current part

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,12 @@ struct PackingItem {
 
 struct PackingProblem {
   std::vector<PackingItem> items;
+  // Model v3 (docs/model-v3.md#the-conflict-rule): the pairs of items (i <
+  // j) that may not share bytes, where lifetimes do not say it. Then two
+  // items must be apart exactly when they form a pair, the lifetimes only
+  // group the items, and the item order is one in which an item that comes
+  // wholly before another has the lower index.
+  std::optional<std::vector<std::pair<std::size_t, std::size_t>>> conflicts;
 };
 
 // Where each item starts, by item index.
@@ -48,8 +55,20 @@ Status check_problem(const PackingProblem& p);
 
 // The most bytes alive at once (model/loads.h): a lower bound on every
 // arena. nullopt when that passes 2^64, never for a problem that passes
-// check_problem.
+// check_problem. With explicit conflicts, the heaviest set of pairwise
+// conflicting items instead (conflict_lower_bound).
 std::optional<Bytes> peak_live(const PackingProblem& p);
+
+// With explicit conflicts: the heaviest set of items that pairwise conflict,
+// a lower bound on every arena. The items that do not conflict are ordered
+// (an item wholly before another), a partial order whose antichains are
+// these sets; by Dilworth's theorem with weights, the heaviest antichain
+// weighs the sizes' total less the largest flow from each item to the
+// items after it (a bipartite network with a source edge of each item's
+// size and a sink edge of each item's size). Up to kFlowItems items; past
+// that, the largest item alone. The method is named in `by`.
+inline constexpr std::size_t kFlowItems = 2000;
+Bytes conflict_lower_bound(const PackingProblem& p, std::string* by = nullptr);
 
 // The largest offset + size, 0 without items; nullopt when an offset + size
 // passes the largest Bytes.
@@ -79,6 +98,24 @@ struct UnitItem {
 inline bool alive_together(const UnitItem& a, const UnitItem& b) {
   return a.lower < b.upper && b.lower < a.upper;
 }
+
+// Which items of a part may not share bytes: those alive together, or with
+// explicit conflicts (model v3) the pairs listed, as a matrix of bits.
+class Together {
+ public:
+  Together() = default;  // by lifetimes
+  Together(std::size_t n, const std::vector<std::pair<std::size_t, std::size_t>>& pairs);
+  bool by_lifetimes() const { return n_ == 0 && bits_.empty(); }
+  bool operator()(const std::vector<UnitItem>& items, std::size_t a, std::size_t b) const {
+    if (by_lifetimes()) return alive_together(items[a], items[b]);
+    const std::size_t bit = a * n_ + b;
+    return (bits_[bit / 64] >> (bit % 64)) & 1U;
+  }
+
+ private:
+  std::size_t n_ = 0;
+  std::vector<std::uint64_t> bits_;
+};
 
 // An engine's answer to "do these items fit in this capacity?".
 enum class FitOutcome {

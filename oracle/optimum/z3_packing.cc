@@ -15,13 +15,14 @@
 namespace planck::oracle {
 
 struct Z3Packing::Impl {
-  Impl(std::vector<UnitItem> items_in, Z3Switches sw)
-      : items(std::move(items_in)), switches(sw), solver(ctx, "QF_IDL") {
+  Impl(std::vector<UnitItem> items_in, Z3Switches sw, Together t)
+      : items(std::move(items_in)), switches(sw), together(std::move(t)), solver(ctx, "QF_IDL") {
     build();
   }
 
   std::vector<UnitItem> items;
   Z3Switches switches;
+  Together together;
   z3::context ctx;
   z3::solver solver;
   std::vector<z3::expr> offsets;
@@ -72,7 +73,7 @@ void Z3Packing::Impl::build() {
 
   for (std::size_t a = 0; a < n; ++a) {
     for (std::size_t b = a + 1; b < n; ++b) {
-      if (!alive_together(items[a], items[b])) continue;
+      if (!together(items, a, b)) continue;
       if (chained(a, b)) continue;
       solver.add(offsets[a] + num(items[a].size) <= offsets[b] ||
                  offsets[b] + num(items[b].size) <= offsets[a]);
@@ -84,7 +85,7 @@ void Z3Packing::Impl::build() {
       z3::expr_vector rests(ctx);
       rests.push_back(offsets[i] == 0);
       for (std::size_t j = 0; j < n; ++j) {
-        if (j != i && alive_together(items[i], items[j])) {
+        if (j != i && together(items, i, j)) {
           rests.push_back(offsets[i] == offsets[j] + num(items[j].size));
         }
       }
@@ -154,8 +155,9 @@ Fit Z3Packing::Impl::fit(std::int64_t capacity, Clock::time_point deadline) {
   return {FitOutcome::Timeout, {}};
 }
 
-Z3Packing::Z3Packing(std::vector<UnitItem> items, Z3Switches switches)
-    : impl_(std::make_unique<Impl>(std::move(items), switches)) {}
+Z3Packing::Z3Packing(std::vector<UnitItem> items, Z3Switches switches, Together together)
+    : impl_(std::make_unique<Impl>(std::move(items), together.by_lifetimes() ? switches : Z3Switches{false, false},
+                                   std::move(together))) {}
 
 Z3Packing::~Z3Packing() = default;
 

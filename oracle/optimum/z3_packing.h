@@ -34,7 +34,10 @@ struct Z3Switches {
 
 class Z3Packing {
  public:
-  explicit Z3Packing(std::vector<UnitItem> items, Z3Switches switches = {});
+  // With explicit conflicts (`together` not by lifetimes), the pairs it
+  // lists must be apart, and neither symmetry breaking nor the canonical
+  // form is used: items alike in size and lifetime may differ in conflicts.
+  explicit Z3Packing(std::vector<UnitItem> items, Z3Switches switches = {}, Together together = {});
   ~Z3Packing();
   Z3Packing(const Z3Packing&) = delete;
   Z3Packing& operator=(const Z3Packing&) = delete;
