@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/lexical.h"
 #include "model/schedule_printer.h"
 #include "model/schedule_words.h"
 
@@ -40,20 +41,6 @@ const std::vector<std::string_view> kInPlaceOps = {
 constexpr std::array<std::string_view, 6> kDataDependentOps = {
     "NonZero", "Unique", "NonMaxSuppression", "Compress", "TopK", "Loop",
 };
-
-// A name of the model as printable ASCII: every other byte as \xNN.
-std::string escaped(std::string_view name) {
-  std::string out;
-  for (char c : name) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte >= 0x7f) {
-      out += fmt::format("\\x{:02x}", byte);
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 // A name or word of the model for a message: escaped, in backquotes, cut
 // at 200 bytes.
