@@ -95,7 +95,7 @@ class OptimalPlanner final : public Planner {
   std::optional<double> seconds_;
 };
 
-std::unique_ptr<Planner> make_registered_optimal_planner() { return std::make_unique<OptimalPlanner>(std::nullopt); }
+std::unique_ptr<Planner> make_offered_optimal_planner() { return std::make_unique<OptimalPlanner>(std::nullopt); }
 
 }  // namespace
 
@@ -116,11 +116,13 @@ std::unique_ptr<Planner> make_optimal_planner(double seconds_per_device) {
   return std::make_unique<OptimalPlanner>(seconds_per_device);
 }
 
-void register_optimal_planner() {
-  register_planner({"optimal",
-                    "the oracle's search from best's plan, per device for PLANCK_OPTIMAL_SECONDS (default 1): "
-                    "never larger than best, the optimum where proven in time",
-                    false, make_registered_optimal_planner});
+const PlannerEntry& optimal_planner_entry() {
+  static constexpr PlannerEntry kEntry{
+      "optimal",
+      "the oracle's search from best's plan, per device for PLANCK_OPTIMAL_SECONDS (default 1): never larger "
+      "than best, the optimum where proven in time",
+      false, make_offered_optimal_planner};
+  return kEntry;
 }
 
 }  // namespace planck::harness
