@@ -1,6 +1,6 @@
 // Bytes decoded into a TLSF configuration and a sequence of alloc and free
 // calls, run on planner/'s allocator and on the plain model of SPEC section 4
-// (properties/reference_model.h) side by side: every call must give the
+// (properties/tlsf_plain.h) side by side: every call must give the
 // same answer, and after every call both must hold the same blocks. Any
 // disagreement aborts, naming the call.
 
@@ -15,7 +15,7 @@
 
 #include "gen/choices.h"
 #include "planner/tlsf.h"
-#include "properties/reference_model.h"
+#include "properties/tlsf_plain.h"
 
 namespace {
 

@@ -25,7 +25,7 @@
 #include "oracle/optimum/optimum_input.h"
 #include "planner/plain_planners.h"
 #include "planner/rewrite.h"
-#include "properties/reference_model.h"
+#include "properties/tlsf_plain.h"
 
 namespace planck::props {
 namespace {
