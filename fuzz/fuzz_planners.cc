@@ -26,7 +26,7 @@
 #include "gen/choices.h"
 #include "gen/random_schedules.h"
 #include "harness/judge.h"
-#include "model/loads.h"
+#include "model/live_bytes.h"
 #include "model/resolve.h"
 #include "model/schedule_printer.h"
 #include "oracle/check/lifetimes.h"

@@ -14,7 +14,7 @@
 
 #include "gen/choices.h"
 #include "gen/schedule_parts.h"
-#include "model/loads.h"
+#include "model/live_bytes.h"
 #include "model/schedule_printer.h"
 #include "model/schedule_reader.h"
 #include "oracle/check/checker.h"
