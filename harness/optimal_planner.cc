@@ -65,9 +65,10 @@ class OptimalPlanner final : public Planner {
   // placement is smaller.
   static Status improve(Plan& plan, const std::unordered_map<std::string, std::size_t>& placement_of,
                         const oracle::DevicePacking& d, double seconds) {
-    // The oracle's figure leaves in-place sharing out (SPEC section 10): a
-    // plan that shares bytes through an in-place kernel is no placement of
-    // its problem, and may be below its optimum.
+    // The oracle's figure leaves in-place sharing out
+    // (docs/model-v2.md#what-the-oracles-say): a plan that shares bytes
+    // through an in-place kernel is no placement of its problem, and may be
+    // below its optimum.
     if (d.has_inplace) return Ok{};
     PLANCK_ASSIGN(oracle::Offsets start, device_offsets(plan, placement_of, d));
     const std::optional<Bytes> start_arena = oracle::arena_size(d.problem, start);

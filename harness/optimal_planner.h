@@ -1,11 +1,12 @@
 #pragma once
-// The `optimal` planner (SPEC section 6): best's plan, then per device the
-// optimum oracle's search (oracle/optimum/optimum.h) started from it, under a
-// time budget per device. A device takes the oracle's placement only when it
-// is smaller than best's, so the plan is never larger than best's, and it is
-// at the optimum wherever the oracle proves one in time. It is built on both
-// planner/ and oracle/, which know nothing of each other, so it is not in
-// planner/'s table: harness/planners.h lists it after that table.
+// The `optimal` planner (docs/planners.md#the-other-planners): best's plan,
+// then per device the optimum oracle's search (oracle/optimum/optimum.h)
+// started from it, under a time budget per device. A device takes the
+// oracle's placement only when it is smaller than best's, so the plan is
+// never larger than best's, and it is at the optimum wherever the oracle
+// proves one in time. It is built on both planner/ and oracle/, which know
+// nothing of each other, so it is not in planner/'s table:
+// harness/planners.h lists it after that table.
 
 #include <memory>
 
