@@ -1,6 +1,6 @@
-// The planners and their stages: the lifetimes (SPEC section 3, rules 1 to
-// 3), the TLSF allocator alone, each planner from schedule to plan, and the
-// rewrite of rule 8.
+// The planners and their stages: the lifetimes (rules 1 to 3 of
+// docs/planners.md#the-reference-planner-tlsf), the TLSF allocator alone,
+// each planner from schedule to plan, and the rewrite of rule 8.
 //   build/dev/bench/plan_bench --benchmark_filter='plan/tlsf/flat'
 
 #include <algorithm>
@@ -40,8 +40,9 @@ struct Call {
   std::optional<Bytes> alloc;
 };
 
-// The reference planner's allocators and calls on a schedule (SPEC section
-// 3, rules 5 and 6): opens and closes by time, closes first at equal times.
+// The reference planner's allocators and calls on a schedule
+// (docs/planners.md#rule-5-arenas, #rule-6-order-of-events): opens and
+// closes by time, closes first at equal times.
 struct TlsfRun {
   std::size_t devices = 0;
   Bytes capacity = 0;

@@ -11,7 +11,7 @@ arena the planner's. Per group and planner: the geometric mean of arena /
 lower bound over the instances, and of arena / optimum over those proven.
 
 An interval problem's optimum is at alignment 1, while the planners give
-each row a whole number of 256-byte blocks (SPEC section 3); where that
+each row a whole number of 256-byte blocks (docs/planners.md#rule-4-sizes); where that
 rounding alone lifts the lower bound past the optimum (rows of a few bytes),
 the optimum says nothing about the packing and the instance is not counted
 as proven. Writes a markdown table and, with matplotlib, an SVG chart.

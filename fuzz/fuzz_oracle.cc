@@ -22,7 +22,7 @@
 #include "gen/choices.h"
 #include "model/interval_schedule.h"
 #include "model/intervals.h"
-#include "model/loads.h"
+#include "model/live_bytes.h"
 #include "oracle/optimum/brute_force.h"
 #include "oracle/optimum/optimum.h"
 #include "oracle/optimum/optimum_problem.h"

@@ -1,8 +1,8 @@
 // Bytes decoded into a schedule that is always valid (every feature of the
 // model; gen/random_schedules.h) of at most 64 top-level entries, planned by
 // every planner of this project or, built as fuzz_planner_lib, by the
-// planner library that PLANCK_PLANNER_LIB names (SPEC section 9, called
-// in-process). Each plan must pass the checker and the shadow executor
+// planner library that PLANCK_PLANNER_LIB names (docs/c-abi.md#the-contract,
+// called in-process). Each plan must pass the checker and the shadow executor
 // (harness/judge.h); the schedule rewritten by one of the plans, which the
 // input chooses, must leave nothing to plan but the arenas themselves. Any
 // disagreement aborts, with the schedule in .sched text.
@@ -26,7 +26,7 @@
 #include "gen/choices.h"
 #include "gen/random_schedules.h"
 #include "harness/judge.h"
-#include "model/loads.h"
+#include "model/live_bytes.h"
 #include "model/resolve.h"
 #include "model/schedule_printer.h"
 #include "oracle/check/lifetimes.h"

@@ -1,6 +1,6 @@
 // Bytes decoded into a TLSF configuration and a sequence of alloc and free
-// calls, run on planner/'s allocator and on the plain model of SPEC section 4
-// (properties/reference_model.h) side by side: every call must give the
+// calls, run on planner/'s allocator and on its plain twin
+// (properties/tlsf_plain.h, docs/planners.md#the-tlsf-allocator) side by side: every call must give the
 // same answer, and after every call both must hold the same blocks. Any
 // disagreement aborts, naming the call.
 
@@ -15,7 +15,7 @@
 
 #include "gen/choices.h"
 #include "planner/tlsf.h"
-#include "properties/reference_model.h"
+#include "properties/tlsf_plain.h"
 
 namespace {
 
@@ -48,8 +48,8 @@ void same_blocks(const Tlsf& tlsf, const props::ModelTlsf& model, std::size_t ca
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   gen::ByteChoices choices(std::span<const std::uint8_t>(data, size));
-  // The configurations SPEC section 4 allows: 1 <= C <= 127 and
-  // bitlen(B) >= bitlen(C); capacities from none to near 2^63.
+  // The configurations the allocator allows (docs/planners.md#the-tlsf-allocator):
+  // 1 <= C <= 127 and bitlen(B) >= bitlen(C); capacities from none to near 2^63.
   const Bytes second_level = choices.draw(1, 127);
   const Bytes block_size = choices.draw(Bytes{1} << (bitlen(second_level) - 1), 8192);
   const Bytes capacity =

@@ -9,7 +9,7 @@
 
 #include "gen/features.h"
 #include "harness/verify.h"
-#include "model/loads.h"
+#include "model/live_bytes.h"
 
 namespace planck::harness {
 namespace {

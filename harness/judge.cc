@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/loads.h"
+#include "model/live_bytes.h"
 #include "oracle/check/checker.h"
 #include "oracle/check/shadow.h"
 

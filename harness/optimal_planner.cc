@@ -67,9 +67,10 @@ class OptimalPlanner final : public Planner {
   // placement is smaller.
   static Status improve(Plan& plan, const std::unordered_map<std::string, std::size_t>& placement_of,
                         const oracle::DevicePacking& d, double seconds) {
-    // The oracle's figure leaves in-place sharing out (SPEC section 10): a
-    // plan that shares bytes through an in-place kernel is no placement of
-    // its problem, and may be below its optimum.
+    // The oracle's figure leaves in-place sharing out
+    // (docs/model-v2.md#what-the-oracles-say): a plan that shares bytes
+    // through an in-place kernel is no placement of its problem, and may be
+    // below its optimum.
     if (d.has_inplace) return Ok{};
     PLANCK_ASSIGN(oracle::Offsets start, device_offsets(plan, placement_of, d));
     const std::optional<Bytes> start_arena = oracle::arena_size(d.problem, start);
@@ -97,7 +98,7 @@ class OptimalPlanner final : public Planner {
   std::optional<double> seconds_;
 };
 
-std::unique_ptr<Planner> make_registered_optimal_planner() { return std::make_unique<OptimalPlanner>(std::nullopt); }
+std::unique_ptr<Planner> make_offered_optimal_planner() { return std::make_unique<OptimalPlanner>(std::nullopt); }
 
 }  // namespace
 
@@ -118,11 +119,13 @@ std::unique_ptr<Planner> make_optimal_planner(double seconds_per_device) {
   return std::make_unique<OptimalPlanner>(seconds_per_device);
 }
 
-void register_optimal_planner() {
-  register_planner({"optimal",
-                    "the oracle's search from best's plan, per device for PLANCK_OPTIMAL_SECONDS (default 1): "
-                    "never larger than best, the optimum where proven in time",
-                    false, make_registered_optimal_planner});
+const PlannerEntry& optimal_planner_entry() {
+  static constexpr PlannerEntry kEntry{
+      "optimal",
+      "the oracle's search from best's plan, per device for PLANCK_OPTIMAL_SECONDS (default 1): never larger "
+      "than best, the optimum where proven in time",
+      false, make_offered_optimal_planner};
+  return kEntry;
 }
 
 }  // namespace planck::harness

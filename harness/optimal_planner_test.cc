@@ -1,4 +1,4 @@
-// The `optimal` planner: registered after planner/'s own, its plans pass the
+// The `optimal` planner: offered after planner/'s own, its plans pass the
 // checker, are never larger than best's, and meet the oracle's proven optimum.
 
 #include "harness/optimal_planner.h"
@@ -13,6 +13,7 @@
 #include "oracle/check/checker.h"
 #include "oracle/optimum/optimum.h"
 #include "oracle/optimum/optimum_input.h"
+#include "harness/planners.h"
 #include "planner/registry.h"
 
 namespace planck::harness {
@@ -37,22 +38,21 @@ std::string violations(const Schedule& s, const Plan& p) {
   return out;
 }
 
-TEST(OptimalPlanner, IsRegisteredOnceAfterTheTableAndIsNotAmongBestsCandidates) {
-  register_optimal_planner();
-  const std::vector<std::string> names = planner_names();
-  register_optimal_planner();
-  EXPECT_EQ(planner_names(), names);
+TEST(OptimalPlanner, IsOfferedOnceAfterPlannersTableAndIsNotAmongBestsCandidates) {
+  const std::vector<std::string> names = offered_planner_names();
+  std::vector<std::string> table = planner_names();
+  table.emplace_back("optimal");
+  EXPECT_EQ(names, table);
   EXPECT_EQ(names.front(), "tlsf");
-  EXPECT_EQ(names.back(), "optimal");
   EXPECT_EQ(std::count(names.begin(), names.end(), "optimal"), 1);
   const std::vector<std::string> best = best_candidates();
   EXPECT_EQ(std::find(best.begin(), best.end(), "optimal"), best.end());
-  // A name taken is refused.
-  EXPECT_FALSE(register_planner({"tlsf", "another", true, +[]() -> std::unique_ptr<Planner> { return nullptr; }}));
-  EXPECT_EQ(planner_names(), names);
-  auto made = make_planner("optimal");
-  ASSERT_NE(made, nullptr);
-  EXPECT_EQ(made->name(), "optimal");
+  for (const PlannerEntry& e : offered_planners()) {
+    auto made = make_offered_planner(e.name);
+    ASSERT_NE(made, nullptr) << e.name;
+    EXPECT_EQ(made->name(), e.name);
+  }
+  EXPECT_EQ(make_offered_planner("no-such-planner"), nullptr);
 }
 
 TEST(OptimalPlanner, IsNeverLargerThanBestAndPassesTheChecker) {
@@ -117,10 +117,9 @@ TEST(OptimalPlanner, ReadsItsBudgetFromTheEnvironment) {
     EXPECT_NE(r.error().message().find(std::string("PLANCK_OPTIMAL_SECONDS=") + bad), std::string::npos)
         << r.error().message();
   }
-  // The registered planner reads it when it plans, and fails with its message.
-  register_optimal_planner();
+  // The offered planner reads it when it plans, and fails with its message.
   gen::SeededChoices choices(1);
-  auto failed = make_planner("optimal")->plan(gen::generate_schedule(choices, gen::ScheduleOptions::small()));
+  auto failed = make_offered_planner("optimal")->plan(gen::generate_schedule(choices, gen::ScheduleOptions::small()));
   ASSERT_FALSE(failed.ok());
   EXPECT_NE(failed.error().message().find("PLANCK_OPTIMAL_SECONDS"), std::string::npos);
   ::unsetenv(kOptimalSecondsVariable);

@@ -1,5 +1,7 @@
 #include "harness/verify.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <utility>
 
@@ -69,6 +71,12 @@ gen::ScheduleOptions case_options(std::uint64_t k, const VerifyOptions& options)
   if (!o.features.several_devices) o.max_devices = 1;
   if (!o.features.disks) o.max_disks = 0;
   return o;
+}
+
+std::string failure_summary(const Failure& f, std::string_view planner) {
+  return fmt::format("{} fails with {} on {}, shrunk from {} to {} entries ({} shrinks, {} tries{})\n{}", planner,
+                     f.verdict.kind, f.origin, gen::count_entries(f.original), gen::count_entries(f.minimized),
+                     f.shrinks, f.tries, f.minimal ? "" : ", stopped by the time limit", f.verdict.explanation);
 }
 
 Failure shrink_failure(const Planner& planner, std::string origin, Schedule failing, Verdict first,

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gen/random_schedules.h"
@@ -74,6 +75,12 @@ struct VerifyResult {
 // on_progress is called after each schedule judged.
 VerifyResult verify(const Planner& planner, const std::vector<Schedule>& files, const VerifyOptions& options,
                     const std::function<void(const Progress&)>& on_progress = {});
+
+// A failure for a message: "PLANNER fails with KIND on ORIGIN, shrunk from N
+// to M entries (S shrinks, T tries)", with ", stopped by the time limit"
+// inside the parentheses when it may shrink further, and a line end; then
+// the explanation of the minimized schedule's verdict.
+std::string failure_summary(const Failure& f, std::string_view planner);
 
 // Shrinks a failing schedule while it fails with the kind of `first`.
 Failure shrink_failure(const Planner& planner, std::string origin, Schedule failing, Verdict first,

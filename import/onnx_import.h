@@ -1,5 +1,6 @@
 #pragma once
-// ONNX models in: a ModelProto's graph as a schedule (SPEC section 10).
+// ONNX models in: a ModelProto's graph as a schedule
+// (docs/onnx.md#how-a-model-maps-to-a-schedule).
 //
 // Nodes in graph order become kernels named by their op type, the node's
 // outputs then its inputs as arguments. Every value becomes storage of its

@@ -18,21 +18,23 @@ std::string control_byte(char c) {
   return fmt::format("control byte 0x{:02x}", static_cast<unsigned char>(c));
 }
 
-std::string quoted(std::string_view word) {
-  constexpr std::size_t kShown = 40;
-  std::string out = "`";
-  for (char c : word.substr(0, kShown)) {
+std::string escaped(std::string_view text, std::string_view kept) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
     const auto byte = static_cast<unsigned char>(c);
-    // Bytes outside printable ASCII are shown as escapes, so that a message
-    // about binary input is still readable text.
-    if (is_control(c) || byte >= 0x80) {
+    if ((byte < 0x20 || byte >= 0x7f) && kept.find(c) == std::string_view::npos) {
       out += fmt::format("\\x{:02x}", byte);
     } else {
       out += c;
     }
   }
-  out += word.size() > kShown ? "...`" : "`";
   return out;
+}
+
+std::string quoted(std::string_view word) {
+  constexpr std::size_t kShown = 40;
+  return "`" + escaped(word.substr(0, kShown)) + (word.size() > kShown ? "...`" : "`");
 }
 
 Result<Bytes> parse_decimal(std::string_view text, std::string_view what) {

@@ -49,9 +49,13 @@ std::size_t find_control(std::string_view text, bool tab_is_blank);
 // "control byte 0x07", for the messages that refuse one.
 std::string control_byte(char c);
 
+// Text made printable ASCII for a message: every byte below 0x20 or from
+// 0x7f up is written as \xNN, but for the bytes `kept` names (a planner's
+// messages keep their tabs and line ends).
+std::string escaped(std::string_view text, std::string_view kept = {});
+
 // A word for a message, in backquotes, cut to 40 characters so that a huge
-// token does not make a huge message; bytes outside printable ASCII are
-// written as \xNN.
+// token does not make a huge message; escaped.
 std::string quoted(std::string_view word);
 
 // The 1-based line or column of a 0-based count, saturated: positions only

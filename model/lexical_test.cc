@@ -37,6 +37,15 @@ TEST(Lexical, TheTabIsAControlByteOnlyWhereTheFormatHasNoBlanks) {
   EXPECT_EQ(control_byte('\x1b'), "control byte 0x1b");
 }
 
+TEST(Lexical, EscapedTextWritesEveryByteOutsidePrintableAsciiAsHex) {
+  EXPECT_EQ(escaped("plain ~text"), "plain ~text");
+  EXPECT_EQ(escaped(std::string_view("a\0b\x1f\x7f\x80\xff", 7)), "a\\x00b\\x1f\\x7f\\x80\\xff");
+  EXPECT_EQ(escaped("caf\xc3\xa9"), "caf\\xc3\\xa9");
+  EXPECT_EQ(escaped("a\tb\nc\r"), "a\\x09b\\x0ac\\x0d");
+  EXPECT_EQ(escaped("a\tb\nc\r", "\t\n"), "a\tb\nc\\x0d");
+  EXPECT_EQ(escaped(""), "");
+}
+
 TEST(Lexical, QuotedWordsEscapeWhatIsNotPrintableAscii) {
   EXPECT_EQ(planck::quoted("a\tb\xef"), "`a\\x09b\\xef`");
   EXPECT_EQ(planck::quoted(std::string(41, 'x')), "`" + std::string(40, 'x') + "...`");

@@ -4,7 +4,7 @@
 // (planner/rules.h), the oracles (oracle/check/lifetimes.h) and the
 // properties' reference model each find lifetimes their own way, written
 // apart so that a mistake in one shows against the others; they share this
-// type, and what model/loads.h reckons from lifetimes.
+// type, and what model/live_bytes.h reckons from lifetimes.
 
 #include <cstddef>
 

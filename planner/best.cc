@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/loads.h"
+#include "model/live_bytes.h"
 #include "planner/best.h"
 #include "planner/factories.h"
 #include "planner/registry.h"

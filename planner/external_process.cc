@@ -101,19 +101,6 @@ int poll_ms(Clock::duration d) {
 
 }  // namespace
 
-std::string printable(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if ((byte < 0x20 && c != '\t' && c != '\n') || byte >= 0x7f) {
-      out += fmt::format("\\x{:02x}", byte);
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::optional<Error> over_capacity_answer(std::string_view answer, std::string_view planner) {
   constexpr std::string_view kPrefix = "over-capacity:";
   if (!answer.starts_with(kPrefix)) return std::nullopt;

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "model/lexical.h"
 #include "model/result.h"
 
 namespace planck::external {
@@ -46,9 +47,9 @@ struct ExitStatus {
   int value = 0;  // the exit status, or the signal's number
 };
 
-// Text from a planner made fit for a message: bytes outside printable ASCII
-// (but tabs and newlines) are written as \xNN.
-std::string printable(std::string_view text);
+// Text from a planner made fit for a message: escaped (model/lexical.h),
+// its tabs and newlines kept.
+inline std::string printable(std::string_view text) { return escaped(text, "\t\n"); }
 
 // A planner's answer `over-capacity: MESSAGE` (one line, a newline at the end
 // allowed): its refusal to plan past a device's capacity (SPEC section 10),

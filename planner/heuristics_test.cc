@@ -19,7 +19,7 @@
 #include "gen/choices.h"
 #include "gen/random_schedules.h"
 #include "gen/schedule_parts.h"
-#include "model/loads.h"
+#include "model/live_bytes.h"
 #include "model/schedule_printer.h"
 #include "model/schedule_reader.h"
 #include "planner/plain_planners.h"

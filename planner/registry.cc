@@ -21,36 +21,20 @@ constexpr std::array<PlannerEntry, 6> kPlanners = {{
      make_best_planner},
 }};
 
-// The table, then the registered entries.
-std::vector<PlannerEntry>& entries() {
-  static std::vector<PlannerEntry> all(kPlanners.begin(), kPlanners.end());
-  return all;
-}
-
 }  // namespace
 
-std::span<const PlannerEntry> planner_registry() { return entries(); }
+std::span<const PlannerEntry> planner_registry() { return kPlanners; }
 
 std::vector<std::string> best_candidates() {
   std::vector<std::string> out;
-  for (const PlannerEntry& e : entries()) {
+  for (const PlannerEntry& e : kPlanners) {
     if (e.in_best) out.emplace_back(e.name);
   }
   return out;
 }
 
-bool register_planner(const PlannerEntry& entry) {
-  for (const PlannerEntry& e : entries()) {
-    if (e.name == entry.name) return false;
-  }
-  PlannerEntry added = entry;
-  added.in_best = false;
-  entries().push_back(added);
-  return true;
-}
-
 std::unique_ptr<Planner> make_planner(std::string_view name) {
-  for (const PlannerEntry& e : entries()) {
+  for (const PlannerEntry& e : kPlanners) {
     if (e.name == name) return e.make();
   }
   return nullptr;
@@ -58,7 +42,7 @@ std::unique_ptr<Planner> make_planner(std::string_view name) {
 
 std::vector<std::string> planner_names() {
   std::vector<std::string> out;
-  for (const PlannerEntry& e : entries()) out.emplace_back(e.name);
+  for (const PlannerEntry& e : kPlanners) out.emplace_back(e.name);
   return out;
 }
 

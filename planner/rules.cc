@@ -14,7 +14,7 @@
 
 #include "model/huge_pages.h"
 #include "model/lexical.h"
-#include "model/loads.h"
+#include "model/live_bytes.h"
 #include "model/resolve.h"
 #include "model/schedule_printer.h"
 #include "planner/rewrite.h"

@@ -7,7 +7,7 @@
 // plan into the output (plan_schedule.h).
 //
 // On a large schedule a second thread takes rules 4, 5 and 7 while rules 3
-// and 6 go on (alongside.h): rule 3 and the TLSF run tell a RuleProgress how
+// and 6 go on (tlsf_two_threads.h): rule 3 and the TLSF run tell a RuleProgress how
 // far they are, and rules 4, 5 and 7 can each be made a part at a time.
 
 #include <cstddef>

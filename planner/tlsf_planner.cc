@@ -1,6 +1,6 @@
 // The reference planner ("tlsf"): rules 1 to 7 of SPEC section 3
 // (rules.h), one after the other; a large schedule is planned on two
-// threads instead (alongside.h), to the same plan.
+// threads instead (tlsf_two_threads.h), to the same plan.
 
 #include <memory>
 #include <optional>
@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "planner/alongside.h"
 #include "planner/conflicts.h"
+#include "planner/tlsf_two_threads.h"
 #include "planner/events_planner.h"
 #include "planner/factories.h"
 #include "planner/rules.h"

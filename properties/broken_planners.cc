@@ -7,7 +7,7 @@
 
 #include "planner/rules.h"
 #include "planner/tlsf.h"
-#include "properties/reference_model.h"
+#include "properties/tlsf_plain.h"
 
 namespace planck::props {
 namespace {

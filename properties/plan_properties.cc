@@ -14,7 +14,7 @@
 
 #include "gen/choices.h"
 #include "gen/schedule_parts.h"
-#include "model/loads.h"
+#include "model/live_bytes.h"
 #include "model/schedule_printer.h"
 #include "model/schedule_reader.h"
 #include "oracle/check/checker.h"
@@ -25,7 +25,7 @@
 #include "oracle/optimum/optimum_input.h"
 #include "planner/plain_planners.h"
 #include "planner/rewrite.h"
-#include "properties/reference_model.h"
+#include "properties/tlsf_plain.h"
 
 namespace planck::props {
 namespace {

@@ -6,7 +6,7 @@
 // planners (which must pass) and on the broken planners (which must not).
 //
 // Lifetimes, where a statement needs them, come from the plain model of
-// properties/reference_model.h, never from planner/.
+// properties/tlsf_plain.h, never from planner/.
 
 #include <rapidcheck.h>
 
@@ -58,7 +58,7 @@ void arena_between_peak_and_total(const Planner& planner, const Schedule& s);
 // units) is at most the planner's arena. For small schedules.
 void optimum_at_most_arena(const Planner& planner, const Schedule& s);
 
-// The plan is byte for byte the plain model's (properties/reference_model.h).
+// The plan is byte for byte the plain model's (properties/tlsf_plain.h).
 // For the reference planner.
 void agrees_with_plain_model(const Planner& planner, const Schedule& s);
 

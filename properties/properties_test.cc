@@ -27,7 +27,7 @@
 #include "properties/plan_properties.h"
 #include "properties/property_runner.h"
 #include "properties/rapidcheck_generators.h"
-#include "properties/reference_model.h"
+#include "properties/tlsf_plain.h"
 #include "properties/show.h"
 
 namespace planck::props {

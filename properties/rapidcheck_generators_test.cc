@@ -20,7 +20,7 @@
 #include "model/schedule_printer.h"
 #include "model/schedule_reader.h"
 #include "properties/property_runner.h"
-#include "properties/reference_model.h"
+#include "properties/tlsf_plain.h"
 #include "properties/show.h"
 
 namespace planck::props {

@@ -13,7 +13,7 @@
 
 #include "planner/tlsf.h"
 #include "properties/property_runner.h"
-#include "properties/reference_model.h"
+#include "properties/tlsf_plain.h"
 #include "properties/show.h"
 
 namespace planck::props {

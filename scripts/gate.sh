@@ -4,7 +4,7 @@
 #                                 origin/main, else main
 #   scripts/gate.sh --planner-cmd CMD [--persistent] --baseline FILE [GATE-OPTION...]
 #   scripts/gate.sh --planner-lib PATH --baseline FILE [GATE-OPTION...]
-#                                 a planner written elsewhere (SPEC section 9)
+#                                 a planner written elsewhere (docs/verification.md#judging-your-own-planner)
 #                                 against its baseline: only `planck gate`,
 #                                 given these options as they are (add
 #                                 --update-baseline to make the baseline)

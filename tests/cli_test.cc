@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "harness/planners.h"
 #include "planner/planner.h"
-#include "planner/registry.h"
 #include "tests/run_command.h"
 
 namespace planck {
@@ -124,7 +124,7 @@ TEST_F(Cli, RewriteOfAScheduleWithNothingPlannedPrintsTheInputByteForByte) {
       "param  x CPU float32 1024\nbuffer   w  CPU float32 1024 held   # a weight\n"
       "buffer d DISK:/d.bin  int8 64\n\ncopy d  x\nkernel   k x    w\n";
   const std::string path = write("held.sched", text);
-  for (const std::string& name : planner_names()) {
+  for (const std::string& name : harness::offered_planner_names()) {
     CommandResult r = planck("plan --rewrite --planner " + name + " " + path);
     EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
     EXPECT_EQ(r.out, text) << name;
@@ -147,7 +147,7 @@ TEST_F(Cli, PlannersListsEachPlannerWithItsDescriptionOneALine) {
     // Each one listed is a planner plan takes.
     EXPECT_EQ(planck("plan --planner " + name + " " + sched_).exit_code, 0) << name;
   }
-  EXPECT_EQ(names, planner_names());
+  EXPECT_EQ(names, harness::offered_planner_names());
 }
 
 TEST_F(Cli, PlannersJsonListsNameDescriptionAndInBest) {
@@ -158,13 +158,13 @@ TEST_F(Cli, PlannersJsonListsNameDescriptionAndInBest) {
   EXPECT_EQ(all.value("command", ""), "planners");
   const nlohmann::json& j = all["planners"];
   ASSERT_TRUE(j.is_array()) << r.out;
-  ASSERT_EQ(j.size(), planner_registry().size());
+  ASSERT_EQ(j.size(), harness::offered_planners().size());
   std::vector<std::string> in_best;
   for (std::size_t i = 0; i < j.size(); ++i) {
     ASSERT_TRUE(j[i].is_object()) << j[i];
     EXPECT_EQ(j[i].size(), 3u) << j[i];
-    EXPECT_EQ(j[i].value("name", ""), planner_registry()[i].name);
-    EXPECT_EQ(j[i].value("description", ""), planner_registry()[i].description);
+    EXPECT_EQ(j[i].value("name", ""), harness::offered_planners()[i].name);
+    EXPECT_EQ(j[i].value("description", ""), harness::offered_planners()[i].description);
     ASSERT_TRUE(j[i].contains("in_best") && j[i]["in_best"].is_boolean()) << j[i];
     if (j[i]["in_best"].get<bool>()) in_best.push_back(j[i]["name"].get<std::string>());
   }

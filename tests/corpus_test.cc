@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "harness/optimal_planner.h"
+#include "harness/planners.h"
 #include "oracle/check/checker.h"
 #include "oracle/check/shadow.h"
 #include "planner/plain_planners.h"
@@ -25,11 +25,6 @@ namespace planck {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Every planner the planck command offers, `optimal` included, which the
-// command layer registers (harness/optimal_planner.h): so do these tests,
-// before any of them runs.
-[[maybe_unused]] const bool kOptimalRegistered = (harness::register_optimal_planner(), true);
 
 std::vector<std::string> schedules_in(const std::string& folder) {
   std::vector<std::string> out;
@@ -110,10 +105,10 @@ TEST_P(CorpusSchedule, EveryOtherPlannerMatchesItsPinnedPlan) {
   const std::string path = GetParam();
   auto s = read_schedule(path);
   ASSERT_TRUE(s.ok()) << s.error().message();
-  for (const std::string& name : planner_names()) {
+  for (const std::string& name : harness::offered_planner_names()) {
     if (name == "tlsf") continue;  // its plan is NN-name.plan, above
     SCOPED_TRACE("planner " + name);
-    auto planner = make_planner(name);
+    auto planner = harness::make_offered_planner(name);
     ASSERT_NE(planner, nullptr);
     auto plan = planner->plan(*s);
     ASSERT_TRUE(plan.ok()) << plan.error().message();
@@ -162,8 +157,8 @@ class RegressionSchedule : public ::testing::TestWithParam<std::string> {};
 TEST_P(RegressionSchedule, EveryPlannerGivesAValidPlan) {
   auto s = read_schedule(GetParam());
   ASSERT_TRUE(s.ok()) << s.error().message();
-  for (const std::string& name : planner_names()) {
-    auto plan = make_planner(name)->plan(*s);
+  for (const std::string& name : harness::offered_planner_names()) {
+    auto plan = harness::make_offered_planner(name)->plan(*s);
     ASSERT_TRUE(plan.ok()) << name << ": " << plan.error().message();
     EXPECT_EQ(violations_text(oracle::check_plan(*s, *plan)), "") << name;
     auto run = oracle::run_shadow(*s, *plan);

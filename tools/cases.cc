@@ -30,4 +30,20 @@ void add_cases_json(nlohmann::ordered_json& object, const harness::Progress& p) 
   object["generated_with_feature"] = std::move(features);
 }
 
+nlohmann::json verdict_json(const harness::Verdict& v) {
+  return nlohmann::json{{"kind", v.kind}, {"explanation", v.explanation}};
+}
+
+std::string commented(const std::string& text) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    out += "# " + text.substr(start, nl - start) + "\n";
+    start = nl + 1;
+  }
+  return out;
+}
+
 }  // namespace planck::cli

@@ -1,6 +1,7 @@
 #pragma once
-// A run of judged schedules (verify, gate): its progress line and its
-// counts in the command's report, the same for every command that judges.
+// A run of judged schedules (verify, gate, minimize): its progress line, its
+// counts and verdicts in the command's report, the same for every command
+// that judges.
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,5 +16,11 @@ std::string cases_progress(const harness::Progress& p);
 // The counts as fields of a report: cases, files, skipped_files, generated,
 // largest_entries, largest_declarations.
 void add_cases_json(nlohmann::ordered_json& object, const harness::Progress& p);
+
+// A verdict as a field of a report: {kind, explanation}.
+nlohmann::json verdict_json(const harness::Verdict& v);
+
+// Text as comments of a schedule: each line behind "# ".
+std::string commented(const std::string& text);
 
 }  // namespace planck::cli

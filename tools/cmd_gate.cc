@@ -15,6 +15,7 @@
 #include "model/file.h"
 #include "tools/cases.h"
 #include "tools/commands.h"
+#include "tools/data_paths.h"
 #include "tools/options.h"
 #include "tools/output.h"
 #include "tools/planner_options.h"
@@ -38,14 +39,13 @@ struct GateArgs {
 };
 
 // The instances the gate judges, each named by its path from the source
-// tree's top: the quality corpus (corpus/schedules and its v2/,
-// corpus/intervals, and
-// ../shared's intervals/ and minimalloc/ when present), then the
+// tree's top and found where data_path says: the quality corpus
+// (corpus/schedules and its v2/, corpus/intervals, and ../shared's
+// intervals/ and minimalloc/ when present), then the
 // regressions, whose plans are judged but whose arenas are not measured.
 // The shared instances are never written to a baseline, since a checkout
 // may lack them; `shared` false leaves them out.
 std::vector<harness::GateInstance> gate_instances(bool shared) {
-  const fs::path top(PLANCK_SOURCE_DIR);
   struct Source {
     const char* dir;
     const char* ext;
@@ -61,7 +61,7 @@ std::vector<harness::GateInstance> gate_instances(bool shared) {
   std::vector<harness::GateInstance> out;
   for (const Source& src : sources) {
     if (!shared && !src.in_baseline) continue;
-    for (const fs::path& p : inputs_in(top / src.dir, src.ext)) {
+    for (const fs::path& p : inputs_in(data_path(src.dir), src.ext)) {
       out.push_back({.name = (fs::path(src.dir) / p.filename()).generic_string(),
                      .schedule = load_schedule(p.string()),
                      .quality = src.quality,
@@ -86,7 +86,7 @@ std::string reproduce_line(const harness::InvalidPlan& i, const harness::GateRes
     return fmt::format("planck verify {} --no-corpus --seed {} --cases {}", planner, args.seed,
                        r.progress.generated());
   }
-  return fmt::format("planck verify {} {}", planner, (fs::path(PLANCK_SOURCE_DIR) / i.origin).string());
+  return fmt::format("planck verify {} {}", planner, data_path(i.origin).string());
 }
 
 void add_result_json(nlohmann::ordered_json& object, const harness::GateResult& r, const GateArgs& args,

@@ -58,9 +58,9 @@ void add_answer(Report& report, const std::string& device, std::size_t buffers, 
                                       {"seconds", r.seconds}});
 }
 
-// What a `device` line and in-place kernels (SPEC section 10) make of a
-// device's answer: its unit, its capacity, and that the figure leaves
-// in-place sharing out.
+// What a `device` line and in-place kernels make of a device's answer: its
+// unit, its capacity, and that the figure leaves in-place sharing out
+// (docs/model-v2.md#what-the-oracles-say).
 void add_device_model(Report& report, const oracle::DevicePacking& d) {
   auto& device = report.object["devices"].back();
   device["unit"] = d.unit;

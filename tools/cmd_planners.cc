@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "planner/registry.h"
+#include "harness/planners.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/output.h"
@@ -16,9 +16,9 @@ namespace {
 void run_planners(const OutputOptions& out) {
   Report report("planners", out.json);
   std::size_t width = 0;
-  for (const PlannerEntry& e : planner_registry()) width = std::max(width, e.name.size());
+  for (const PlannerEntry& e : harness::offered_planners()) width = std::max(width, e.name.size());
   nlohmann::ordered_json planners = nlohmann::ordered_json::array();
-  for (const PlannerEntry& e : planner_registry()) {
+  for (const PlannerEntry& e : harness::offered_planners()) {
     report.text += fmt::format("{:<{}}  {}\n", e.name, width, e.description);
     planners.push_back({{"name", e.name}, {"description", e.description}, {"in_best", e.in_best}});
   }

@@ -1,15 +1,12 @@
-// planck verify and planck minimize: a planner, of this project or written
-// elsewhere, judged on the corpus and on generated schedules; a failing
-// schedule made small.
+// planck verify: a planner, of this project or written elsewhere, judged on
+// the corpus and on generated schedules; the first failure made small.
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +16,7 @@
 #include "model/schedule_printer.h"
 #include "tools/cases.h"
 #include "tools/commands.h"
+#include "tools/data_paths.h"
 #include "tools/options.h"
 #include "tools/output.h"
 #include "tools/planner_options.h"
@@ -31,15 +29,13 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 // The corpus a run starts from when none is named: the schedules (model v1,
-// then v2) and regressions installed beside the command (cmake --install), or else this
-// source tree's, where they exist.
+// then v2) and the regressions, installed or of the source tree
+// (data_path).
 std::vector<std::string> default_corpus() {
-  std::error_code ec;
-  const fs::path installed = fs::read_symlink("/proc/self/exe", ec).parent_path() / PLANCK_INSTALLED_DATA;
-  const fs::path top = !ec && fs::is_directory(installed / "corpus", ec) ? installed : fs::path(PLANCK_SOURCE_DIR);
   std::vector<std::string> out;
   for (const char* sub : {"corpus/schedules", "corpus/schedules/v2", "corpus/regressions"}) {
-    const fs::path dir = top / sub;
+    const fs::path dir = data_path(sub);
+    std::error_code ec;
     if (fs::is_directory(dir, ec)) out.push_back(dir.lexically_normal().string());
   }
   return out;
@@ -59,22 +55,6 @@ std::vector<std::string> schedule_files(const std::vector<std::string>& paths) {
     for (const fs::path& f : inputs_in(p, ".sched")) out.push_back(f.string());
   }
   return out;
-}
-
-std::string commented(const std::string& text) {
-  std::string out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t nl = text.find('\n', start);
-    if (nl == std::string::npos) nl = text.size();
-    out += "# " + text.substr(start, nl - start) + "\n";
-    start = nl + 1;
-  }
-  return out;
-}
-
-json verdict_json(const harness::Verdict& v) {
-  return json{{"kind", v.kind}, {"explanation", v.explanation}};
 }
 
 struct VerifyArgs {
@@ -160,11 +140,7 @@ void run_verify(VerifyArgs& args) {
                                         : fs::path(f.original.source).stem().string());
   const std::string reproduce =
       fmt::format("planck verify {} {}", planner_args, (fs::path(args.out) / (name + ".sched")).string());
-  const std::string what =
-      fmt::format("{} fails with {} on {}, shrunk from {} to {} entries ({} shrinks, {} tries{})\n{}reproduce: {}\n",
-                  planner_args, f.verdict.kind, f.origin, gen::count_entries(f.original),
-                  gen::count_entries(f.minimized), f.shrinks, f.tries, f.minimal ? "" : ", stopped by the time limit",
-                  f.verdict.explanation, reproduce);
+  const std::string what = harness::failure_summary(f, planner_args) + "reproduce: " + reproduce + "\n";
   const FailureFiles w = write_failure(args.out, name, f, what);
   report.object["failure"] = json{{"kind", f.verdict.kind},
                                   {"origin", f.origin},
@@ -181,61 +157,6 @@ void run_verify(VerifyArgs& args) {
   if (f.verdict.plan) report.text += "\n" + print_plan(*f.verdict.plan);
   report.text +=
       fmt::format("\nwritten: {}{}{}\n", w.schedule, w.plan.empty() ? "" : ", " + w.plan, ", " + w.explanation);
-  report.finish(kExitFound);
-}
-
-struct MinimizeArgs {
-  PlannerOptions planner;
-  std::string schedule;
-  std::string output;
-  double time = 60;
-  OutputOptions out;
-};
-
-void run_minimize(MinimizeArgs& args) {
-  check_output_folder(args.output);
-  check_output_folder(args.out.json);
-  Report report("minimize", args.out.json);
-  const std::unique_ptr<Planner> planner = make_chosen_planner(args.planner);
-  const std::string planner_args = planner_arguments(args.planner);
-  Schedule s = load_schedule(args.schedule);
-  check_supported(args.planner, s, args.schedule);
-  report.object = {{"planner", planner_args},
-                   {"schedule", args.schedule},
-                   {"output", args.output.empty() ? "-" : args.output}};
-  std::optional<Progress> progress(std::in_place, "minimize", args.out.progress);
-  progress->stage("judging " + args.schedule);
-  harness::Verdict first = harness::judge(*planner, s);
-  if (!first.failed()) {
-    progress.reset();
-    report.object["result"] = "pass";
-    report.text = fmt::format("minimize: {} does not fail on {}: nothing to minimize\n", planner_args, args.schedule);
-    report.finish(kExitOk);
-    return;
-  }
-  const std::size_t before = gen::count_entries(s);
-  progress->stage(fmt::format("shrinking {} entries that fail with {}", before, first.kind));
-  const harness::Failure f = harness::shrink_failure(*planner, args.schedule, std::move(s), std::move(first),
-                                                     seconds_duration(args.time));
-  progress.reset();
-  const std::string what =
-      fmt::format("minimize: {} fails with {} on {}, shrunk from {} to {} entries ({} shrinks, {} tries{})\n{}",
-                  planner_args, f.verdict.kind, args.schedule, before, gen::count_entries(f.minimized), f.shrinks,
-                  f.tries, f.minimal ? "" : ", stopped by the time limit", f.verdict.explanation);
-  const std::string minimized = commented(what) + print_schedule(f.minimized);
-  if (args.output.empty() || args.output == "-") {
-    report.text = minimized;
-  } else {
-    write_output(args.output, minimized);
-    report.text = what + "written: " + args.output + "\n";
-  }
-  report.object["result"] = "fail";
-  report.object["kind"] = f.verdict.kind;
-  report.object["entries_before"] = before;
-  report.object["entries_after"] = gen::count_entries(f.minimized);
-  report.object["minimal"] = f.minimal;
-  report.object["minimized"] = print_schedule(f.minimized);
-  report.object["verdict"] = verdict_json(f.verdict);
   report.finish(kExitFound);
 }
 
@@ -267,21 +188,6 @@ void add_verify_command(CLI::App& app) {
   cmd->add_option("--out", args->out, "the folder a failure is written to")->capture_default_str();
   add_output_options(*cmd, args->output);
   cmd->callback([args] { run_verify(*args); });
-}
-
-void add_minimize_command(CLI::App& app) {
-  auto args = std::make_shared<MinimizeArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "minimize",
-      "Shrink a schedule on which a planner fails (a wrong plan, a clobber, or a failure of the planner's "
-      "own) while it fails the same way, and print the smallest one found. Exit 0: it does not fail; 1: "
-      "it fails, and the minimized schedule is printed; 2: bad input.");
-  cmd->add_option("schedule", args->schedule, "the failing .sched file")->required();
-  add_planner_options(*cmd, args->planner, PlannerClaims::Yes);
-  cmd->add_option("-o,--output", args->output, "write the minimized schedule to this file instead of standard output");
-  add_time_option(*cmd, args->time, "seconds for shrinking, at most");
-  add_output_options(*cmd, args->out);
-  cmd->callback([args] { run_minimize(*args); });
 }
 
 }  // namespace planck::cli

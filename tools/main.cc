@@ -4,15 +4,12 @@
 #include <exception>
 #include <string>
 
-#include "harness/optimal_planner.h"
 #include "tools/commands.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"planck: a memory planner for ML compiler schedules, and the oracles that check it"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "planck " PLANCK_VERSION);
-  // Before the commands, whose --planner takes every registered name.
-  planck::harness::register_optimal_planner();
   planck::cli::add_plan_command(app);
   planck::cli::add_check_command(app);
   planck::cli::add_stats_command(app);

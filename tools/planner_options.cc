@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 
+#include "harness/planners.h"
 #include "planner/external.h"
 
 namespace planck::cli {
@@ -94,7 +95,7 @@ std::string missing_features(const gen::Features& allowed, const gen::Features& 
 
 void add_planner_options(CLI::App& cmd, PlannerOptions& options, PlannerClaims claims) {
   CLI::Option* name = cmd.add_option("--planner", options.name, "one of this project's planners, by name")
-                          ->check(CLI::IsMember(planner_names()))
+                          ->check(CLI::IsMember(harness::offered_planner_names()))
                           ->capture_default_str();
   CLI::Option* command = cmd.add_option(
       "--planner-cmd", options.command,
@@ -139,7 +140,7 @@ std::unique_ptr<Planner> make_named_planner(const PlannerOptions& options) {
     if (!planner) throw Exit{kExitBadInput, "--planner-lib: " + planner.error().message()};
     return std::move(planner).value();
   }
-  auto planner = make_planner(options.name);
+  auto planner = harness::make_offered_planner(options.name);
   if (!planner) throw Exit{kExitBadInput, "--planner: no planner named " + options.name};
   return planner;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // How a command names its planner: one of this project's by name, or one
-// written elsewhere (SPEC section 9):
+// written elsewhere (docs/verification.md#judging-your-own-planner):
 //   --planner NAME
 //   --planner-cmd CMD [--persistent] [--planner-timeout S]
 //   --planner-lib PATH
@@ -65,8 +65,9 @@ std::string planner_arguments(const PlannerOptions& options);
 void check_supported(const PlannerOptions& options, const Schedule& s, const std::string& path);
 
 // How a command ends when its planner failed on a schedule: a failure of
-// the planner's own (SPEC section 9) is "planner-KIND: SCHEDULE: message"
-// with exit 1, any other error "SCHEDULE: message" with exit 2.
+// the planner's own (docs/verification.md#judging-your-own-planner) is
+// "planner-KIND: SCHEDULE: message" with exit 1, any other error
+// "SCHEDULE: message" with exit 2.
 Exit planner_failure(const std::string& schedule, const Error& error);
 
 }  // namespace planck::cli

@@ -6,7 +6,7 @@
  *   cc -shared -fPIC -I include -o first_fit.so examples/c/first_fit.c
  *   planck plan model.sched --planner-lib ./first_fit.so
  *
- * Lifetimes follow SPEC section 3: top-level entries are numbered from 0, a
+ * Lifetimes follow docs/planners.md: top-level entries are numbered from 0, a
  * loop is one entry that takes everything its body takes and then its flag,
  * and a buffer lives from the first entry that takes it to the last. Each
  * buffer, in order of first use, takes the lowest 256-byte boundary where it

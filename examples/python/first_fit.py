@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """A first-fit memory planner for Planck schedules, in the standard library only.
 
-Reads a schedule (.sched, SPEC section 2, and model v2 of section 10) on
-standard input and writes its plan (.plan, SPEC section 5) on standard output:
+Reads a schedule (.sched, docs/formats.md, and model v2, docs/model-v2.md) on
+standard input and writes its plan (.plan, docs/formats.md) on standard output:
 
     python3 first_fit.py < model.sched > model.plan
     planck plan model.sched --planner-cmd "python3 first_fit.py"
     planck stats corpus/schedules/*.sched --planner-cmd "python3 first_fit.py --persistent" --persistent
 
 With --persistent it plans schedule after schedule: each schedule, and each
-plan it answers with, ends with a line holding only %% (SPEC section 9).
+plan it answers with, ends with a line holding only %%
+(docs/verification.md#judging-your-own-planner).
 
-Lifetimes follow SPEC section 3: top-level entries are numbered from 0, a loop
+Lifetimes follow docs/planners.md: top-level entries are numbered from 0, a loop
 is one entry that takes everything its body takes and then its flag, and a
 buffer lives from the first entry that takes it to the last. An `input` lives
 from entry 0, an `output` to the last entry, `state` over every entry. Each
@@ -19,7 +20,7 @@ buffer, in order of first use, takes the lowest multiple of its device's align
 (256 unless a `device` line says otherwise) where it shares no byte with a
 buffer of its device placed before it and alive at the same time; a buffer
 that a top-level kernel may write over its input (`inplace=OUT:IN`, with
-every condition of SPEC section 10) first tries its partner's place. When the
+every condition of docs/model-v2.md) first tries its partner's place. When the
 arenas of a device come out larger than its capacity, the answer is the line
 `over-capacity: ...` instead of a plan.
 
@@ -227,7 +228,7 @@ def plan(text, bug=None, lanes=False):
     # Where each buffer is planned: its device, and its lane there.
     lane = {name: (storage[name].device, "copy" if lanes and name in s.copied else "compute") for name in order}
 
-    # In-place pairs that may share bytes (SPEC section 10), both ways round.
+    # In-place pairs that may share bytes (docs/model-v2.md#in-place-kernels), both ways round.
     partners = {name: [] for name in order}
     for at, entry in enumerate(s.entries):
         for out, inp in entry.inplace:

@@ -1,10 +1,10 @@
 /*
  * planck/planner.h: the C ABI of a memory planner that Planck loads as a
- * shared library (`planck plan --planner-lib PATH.so`, SPEC section 9).
+ * shared library (`planck plan --planner-lib PATH.so`, docs/c-abi.md).
  *
  * A planner library exports the functions below with C linkage. Planck
- * gives it one schedule at a time in the .sched text of SPEC section 2 and
- * expects the .plan text of SPEC section 5 back; no other type crosses the
+ * gives it one schedule at a time in .sched text (docs/formats.md) and
+ * expects .plan text back; no other type crosses the
  * boundary, so the library may be written in C, C++, Rust or anything else
  * that can export C functions, and built with any compiler.
  *
@@ -27,7 +27,7 @@
  *              the model (v2 included) the library supports; Planck gives it
  *              schedules of those features only. A planner that cannot fit
  *              a device's capacity answers `over-capacity: MESSAGE` instead of
- *              a plan (SPEC section 10).
+ *              a plan (docs/model-v2.md#planners-written-elsewhere).
  * A library built against version 1 keeps working unchanged.
  */
 #ifndef PLANCK_PLANNER_H

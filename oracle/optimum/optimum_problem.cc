@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "model/loads.h"
+#include "model/live_bytes.h"
 
 namespace planck::oracle {
 namespace {

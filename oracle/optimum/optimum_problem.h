@@ -53,7 +53,7 @@ inline constexpr Bytes kMaxTotalSize = kMaxBytes;
 // together at most kMaxTotalSize. The error names the first item at fault.
 Status check_problem(const PackingProblem& p);
 
-// The most bytes alive at once (model/loads.h): a lower bound on every
+// The most bytes alive at once (model/live_bytes.h): a lower bound on every
 // arena. nullopt when that passes 2^64, never for a problem that passes
 // check_problem. With explicit conflicts, the heaviest set of pairwise
 // conflicting items instead (conflict_lower_bound).

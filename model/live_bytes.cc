@@ -1,4 +1,4 @@
-#include "model/loads.h"
+#include "model/live_bytes.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "properties/reference_model.h"
+#include "properties/tlsf_plain.h"
 
 #include <fmt/format.h>
 

@@ -1,8 +1,8 @@
 // The second thread of the reference planner and the planner's side of it
-// (alongside.h). The planner tells the thread how far it is by two counts,
+// (tlsf_two_threads.h). The planner tells the thread how far it is by two counts,
 // lifetimes made and places final, which the thread waits on.
 
-#include "planner/alongside.h"
+#include "planner/tlsf_two_threads.h"
 
 #include <atomic>
 #include <cstdint>
