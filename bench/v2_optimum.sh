@@ -9,6 +9,9 @@
 #
 #   bench/v2_optimum.sh [BUILD_DIR] [CASES] [SIZE] [SECONDS]
 #   defaults: build/dev, 200, 30 (on the generator's scale, 100 nominal), 10
+# FEATURES=v3 takes model v3's schedules instead (streams, events and
+# local buffers besides), whose devices the oracle bounds by their
+# heaviest conflicting set and settles on the conflict pairs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/dev}
@@ -21,7 +24,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 for ((seed = 1; seed <= cases; seed++)); do
-  "$planck" generate random --size "$size" --seed "$seed" -o "$out/$seed.sched"
+  "$planck" generate random --features "${FEATURES:-v2}" --size "$size" --seed "$seed" -o "$out/$seed.sched"
   status=0
   "$planck" oracle "$out/$seed.sched" --time "$seconds" --json "$out/$seed.json" >/dev/null 2>&1 || status=$?
   if [[ $status -gt 1 ]]; then

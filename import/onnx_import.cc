@@ -391,6 +391,8 @@ class Importer {
       std::vector<StorageId> outputs;
     };
     std::vector<Sub> subs;
+    // The storage made while the subgraphs are read: what their nodes compute.
+    const std::size_t made_from = imported_.schedule.storage.size();
     for (const pb::AttributeProto& attr : node.attribute()) {
       std::vector<const pb::GraphProto*> graphs;
       if (attr.has_g()) graphs.push_back(&attr.g());
@@ -443,6 +445,7 @@ class Importer {
         wrapper.kind = Entry::Kind::Loop;
         wrapper.mutable_flag().push_back(storage_arg(s.outputs.front()));
       }
+      mark_local(made_from, s);
     } else {
       // Every subgraph, then the node, which reads what the one that ran wrote.
       std::vector<StorageId> args = outputs;
@@ -455,6 +458,25 @@ class Importer {
     }
     out.push_back(std::move(wrapper));
     return Ok{};
+  }
+
+  // The values the body of a Loop or Scan computes, other than its inputs
+  // and outputs, are rewritten every iteration and read nowhere else: local
+  // to the loop (docs/model-v3.md#loop-local-storage). Storage from `from`
+  // on was made while the body was read.
+  template <class Sub>
+  void mark_local(std::size_t from, const Sub& body) {
+    std::vector<Storage>& storage = imported_.schedule.storage;
+    for (std::size_t id = from; id < storage.size(); ++id) {
+      Storage& st = storage[id];
+      const auto boundary = [&](const std::vector<StorageId>& ids) {
+        return std::find(ids.begin(), ids.end(), static_cast<StorageId>(id)) != ids.end();
+      };
+      if (st.kind != StorageKind::Buffer || st.held || st.io != 0 || boundary(body.inputs) || boundary(body.outputs)) {
+        continue;
+      }
+      st.local = true;
+    }
   }
 
   // ONNX's shape inference keeps only the dtype of a Loop's carried outputs

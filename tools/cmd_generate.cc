@@ -33,6 +33,7 @@ struct GenerateArgs {
   std::uint64_t seed = 1;
   std::string output;
   Sizes sizes;  // the size flags given
+  std::string features;  // random: the features it may use, as --features lists them
   OutputOptions out;
 };
 
@@ -65,6 +66,12 @@ Kind model_kind(std::string name, std::string description, Fields<Options> field
 // `sizes[flag]` into `field` when given.
 void take(const Sizes& sizes, const std::string& flag, std::uint64_t& field) {
   if (auto it = sizes.find(flag); it != sizes.end()) field = it->second;
+}
+
+// The features `generate random` may use: every one, or --features'.
+gen::Features& random_features() {
+  static gen::Features features;
+  return features;
 }
 
 const std::vector<Kind>& kinds() {
@@ -119,6 +126,7 @@ const std::vector<Kind>& kinds() {
        {"--size"},
        [](gen::Choices& c, const Sizes& s) -> Result<Schedule> {
          gen::ScheduleOptions o;
+         o.features = random_features();
          std::uint64_t size = static_cast<std::uint64_t>(o.size);
          take(s, "--size", size);
          if (size > kMaxRandomSize) {
@@ -156,6 +164,14 @@ void run_generate(const GenerateArgs& args) {
                                             kind->name, joined(kind->flags))};
     }
   }
+  if (!args.features.empty()) {
+    if (kind->name != "random") {
+      throw Exit{kExitBadInput, fmt::format("planck generate: --features applies to random, not to {}", kind->name)};
+    }
+    Result<gen::Features> f = gen::parse_features(args.features);
+    if (!f) throw Exit{kExitBadInput, "planck generate: --features: " + f.error().message()};
+    random_features() = *f;
+  }
   Result<Schedule> s = [&] {
     Progress progress("generate", args.out.progress);
     progress.stage("generating " + kind->name);
@@ -190,6 +206,9 @@ void add_generate_command(CLI::App& app) {
   cmd->add_option("kind", args->kind, "what to generate (listed below)")->required();
   add_seed_option(*cmd, args->seed);
   cmd->add_option("-o,--output", args->output, "write the schedule to this file instead of standard output");
+  cmd->add_option("--features", args->features,
+                  "random: the features of the model it may use, as planck verify --features lists them (v1, v2, "
+                  "v3, names); default every one");
   const std::pair<const char*, const char*> sizes[] = {
       {"--batch", "batch size"},
       {"--sequence", "tokens per sequence"},
