@@ -100,5 +100,19 @@ TEST_F(DrawCommand, VerifyAndMinimizeWriteThePicture) {
   EXPECT_THAT(read_text(dir_ + "/small.svg"), HasSubstr("class=\"buffer violating\""));
 }
 
+// gate draws each plan whose arena grew against the baseline, and its
+// table links the picture.
+TEST_F(DrawCommand, GateDrawsTheGrownArenas) {
+  const std::string baseline =
+      write("baseline.json", R"({"planner": "--planner tlsf", "instances": {"corpus/schedules/01-chain.sched": 256}})");
+  const CommandResult r =
+      planck("gate --planner tlsf --no-shared --cases 1 --baseline " + baseline + " --pictures " + dir_ + "/pictures");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const std::string svg = dir_ + "/pictures/corpus-schedules-01-chain.svg";
+  EXPECT_THAT(r.out, HasSubstr("| REGRESSED ([picture](" + svg + ")) |"));
+  EXPECT_THAT(read_text(svg), HasSubstr("</svg>"));
+  EXPECT_EQ(fs::directory_iterator(dir_ + "/pictures")->path(), svg) << "one picture, of the one grown arena";
+}
+
 }  // namespace
 }  // namespace planck::testing
