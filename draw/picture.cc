@@ -41,7 +41,7 @@ std::vector<Column> columns_of(const Schedule& s) {
 }
 
 // Marks the boxes of `a` that the violation names, and records where it is.
-void add_violation(ArenaPicture& a, const oracle::Violation& v,
+void add_violation(const Picture& p, ArenaPicture& a, const oracle::Violation& v,
                    const std::unordered_map<std::string_view, std::size_t>& box_of) {
   a.violations.push_back(v.message);
   std::vector<std::size_t> named;
@@ -57,6 +57,8 @@ void add_violation(ArenaPicture& a, const oracle::Violation& v,
                        .end = v.shared->end,
                        .first = v.during->first,
                        .last = v.during->last,
+                       .from = p.first_slot(v.during->first),
+                       .to = p.last_slot(v.during->last),
                        .boxes = named,
                        .message = v.message});
   } else if (v.rule == oracle::Rule::OutsideArena && !v.blocks.empty() && v.arena_size && named.size() == 1) {
@@ -66,6 +68,8 @@ void add_violation(ArenaPicture& a, const oracle::Violation& v,
                        .end = v.blocks[0].end,
                        .first = b.first,
                        .last = b.last,
+                       .from = b.from,
+                       .to = b.to,
                        .boxes = named,
                        .message = v.message});
   }
@@ -84,6 +88,10 @@ Picture make_picture(const Schedule& s, const Plan& p, const std::vector<oracle:
   Picture out{.schedule = s.source, .plan = p.source, .columns = columns_of(s),
               .violation_count = violations.size(), .unlisted_overlaps = unlisted_overlaps};
   const Resolution r = resolve(s, p);
+  for (std::size_t e = 0; e < s.entries.size(); ++e) {
+    out.slot_of_entry.push_back(e + 1);
+    out.entry_of_slot.push_back(e);
+  }
 
   // Each arena name once, as the checker reads them: the first of the name.
   std::vector<std::optional<std::size_t>> picture_of(p.arenas.size());
@@ -123,6 +131,8 @@ Picture make_picture(const Schedule& s, const Plan& p, const std::vector<oracle:
                            .phase = st.phase,
                            .first = life_of[*rp.storage]->first,
                            .last = life_of[*rp.storage]->last,
+                           .from = out.first_slot(life_of[*rp.storage]->first),
+                           .to = out.last_slot(life_of[*rp.storage]->last),
                            .line = st.pos.line,
                            .plan_line = pl.pos.line,
                            .io = st.io});
@@ -141,7 +151,7 @@ Picture make_picture(const Schedule& s, const Plan& p, const std::vector<oracle:
   for (const oracle::Violation& v : violations) {
     const auto named = v.arenas.empty() ? arena_named.end() : arena_named.find(v.arenas[0]);
     if (named != arena_named.end()) {
-      add_violation(out.arenas[named->second], v, box_named[named->second]);
+      add_violation(out, out.arenas[named->second], v, box_named[named->second]);
       continue;
     }
     // Of no arena drawn: it still marks the boxes it names, wherever they are.

@@ -27,7 +27,7 @@ struct Column {
 };
 
 // A placed buffer: its rounded block [begin, end) of the arena over the
-// top-level entries first..last.
+// top-level entries first..last, drawn over the slots from..to.
 struct Box {
   std::string name;
   Bytes begin = 0;
@@ -36,6 +36,8 @@ struct Box {
   Bytes phase = 0;
   std::size_t first = 0;
   std::size_t last = 0;
+  std::size_t from = 0;  // slots, inclusive (Picture::slot_of_entry)
+  std::size_t to = 0;
   int line = 0;       // its declaration in the schedule
   int plan_line = 0;  // its placement in the plan
   std::uint8_t io = 0;  // IoBits: input, output, state
@@ -51,6 +53,8 @@ struct Mark {
   Bytes end = 0;
   std::size_t first = 0;
   std::size_t last = 0;
+  std::size_t from = 0;  // slots, inclusive
+  std::size_t to = 0;
   std::vector<std::size_t> boxes;  // the boxes it involves, by index into ArenaPicture::boxes
   std::string message;
 };
@@ -79,6 +83,11 @@ struct Picture {
   std::string schedule;  // the files, for titles
   std::string plan;
   std::vector<Column> columns;  // by top-level entry
+  // The horizontal axis in slots: entry e is drawn over the slots
+  // [slot_of_entry[e], slot_of_entry[e + 1]), one each; the last number is
+  // the count of slots.
+  std::vector<std::size_t> slot_of_entry{0};
+  std::vector<std::size_t> entry_of_slot;  // by slot
   std::vector<ArenaPicture> arenas;  // the plan's arenas, each name once, in plan order
   // The messages of violations of no arena drawn: a buffer not placed, a
   // placement of unknown storage, a device without an arena.
@@ -87,6 +96,9 @@ struct Picture {
   std::uint64_t unlisted_overlaps = 0;  // overlaps it counted past its limit, not marked
 
   bool valid() const { return violation_count == 0 && unlisted_overlaps == 0; }
+  std::size_t slots() const { return slot_of_entry.back(); }
+  std::size_t first_slot(std::size_t entry) const { return slot_of_entry[entry]; }
+  std::size_t last_slot(std::size_t entry) const { return slot_of_entry[entry + 1] - 1; }
   std::size_t box_count() const;
   bool has_violation(const ArenaPicture& a) const { return !a.violations.empty(); }
 };

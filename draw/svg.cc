@@ -142,10 +142,13 @@ class Svg {
   }
 
   // Pixel positions of entries and bytes in the arena drawn.
-  double x_of(std::size_t entry) const {
-    const std::size_t n = std::max<std::size_t>(p_.columns.size(), 1);
-    return kLeft + static_cast<double>(kPlotWidth) * static_cast<double>(entry) / static_cast<double>(n);
+  double x_of(std::size_t slot) const {
+    const std::size_t n = std::max<std::size_t>(p_.slots(), 1);
+    return kLeft + static_cast<double>(kPlotWidth) * static_cast<double>(slot) / static_cast<double>(n);
   }
+  // The left and right edges of an entry's slots.
+  double left_of(std::size_t entry) const { return x_of(p_.first_slot(entry)); }
+  double right_of(std::size_t entry) const { return x_of(p_.last_slot(entry) + 1); }
   double y_of(Bytes b) const {
     const long double top = top_ == 0 ? 1.0L : static_cast<long double>(top_);
     return static_cast<double>(plot_top_ + kPlotHeight -
@@ -188,7 +191,7 @@ class Svg {
       out_ += fmt::format(
           "<rect x=\"{:.2f}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\" fill=\"{}\"><title>entry {}: {}, lines {}-{}, "
           "{} call{} in its body</title></rect>\n",
-          x_of(e), plot_top_, x_of(e + 1) - x_of(e), kPlotHeight, kLoopShade, e, c.label, c.line, c.last_line,
+          left_of(e), plot_top_, right_of(e) - left_of(e), kPlotHeight, kLoopShade, e, c.label, c.line, c.last_line,
           c.calls, c.calls == 1 ? "" : "s");
     }
   }
@@ -219,7 +222,7 @@ class Svg {
 
   void x_axis(int bottom) {
     const std::size_t n = p_.columns.size();
-    const double width = n == 0 ? kPlotWidth : static_cast<double>(kPlotWidth) / static_cast<double>(n);
+    const double width = p_.slots() == 0 ? kPlotWidth : static_cast<double>(kPlotWidth) / static_cast<double>(p_.slots());
     // Labels far enough apart for the widest, `line N`.
     int last_line = 0;
     for (const Column& c : p_.columns) last_line = std::max(last_line, c.line);
@@ -227,8 +230,8 @@ class Svg {
     const std::size_t step = std::max<std::size_t>(1, static_cast<std::size_t>(spacing / width + 0.999));
     for (std::size_t e = 0; e < n; e += step) {
       const Column& c = p_.columns[e];
-      const double x = x_of(e);
-      const double mid = step == 1 ? (x + x_of(e + 1)) / 2 : x;
+      const double x = left_of(e);
+      const double mid = step == 1 ? (x + right_of(e)) / 2 : x;
       out_ += fmt::format("<line x1=\"{:.2f}\" y1=\"{}\" x2=\"{:.2f}\" y2=\"{}\" stroke=\"#999999\"/>", x, bottom, x,
                           bottom + 4);
       out_ += fmt::format("<text x=\"{:.2f}\" y=\"{}\" text-anchor=\"middle\">{}</text>", mid, bottom + 15, e);
@@ -238,7 +241,7 @@ class Svg {
       }
       // The call, when there is room for it.
       const std::string label = c.loop() ? fmt::format("{} ({})", c.label, c.calls) : c.label;
-      if (step == 1 && static_cast<double>(label.size()) * kCharWidth < width - 2) {
+      if (step == 1 && static_cast<double>(label.size()) * kCharWidth < right_of(e) - x - 2) {
         out_ += fmt::format("<text x=\"{:.2f}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555555\">{}</text>", mid,
                             bottom + 41, xml_escaped(label));
       }
@@ -248,13 +251,13 @@ class Svg {
                         bottom + 15);
   }
 
-  // A rectangle's corners for bytes [begin, end) over entries first..last:
+  // A rectangle's corners for bytes [begin, end) over the slots from..to:
   // at least a pixel high, so that small buffers in large arenas show.
   struct Rect {
     double x, y, w, h;
   };
-  Rect rect(Bytes begin, Bytes end, std::size_t first, std::size_t last) const {
-    const double x0 = x_of(first), x1 = x_of(last + 1);
+  Rect rect(Bytes begin, Bytes end, std::size_t from, std::size_t to) const {
+    const double x0 = x_of(from), x1 = x_of(to + 1);
     double y0 = y_of(end), y1 = y_of(begin);
     if (y1 - y0 < 1) y0 = y1 - 1;
     return {x0, y0, x1 - x0, y1 - y0};
@@ -262,7 +265,7 @@ class Svg {
 
   void box(const ArenaPicture& a, std::size_t k) {
     const Box& b = a.boxes[k];
-    const Rect r = rect(b.begin, b.end, b.first, b.last);
+    const Rect r = rect(b.begin, b.end, b.from, b.to);
     const std::string at = fmt::format("x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\"", r.x, r.y, r.w, r.h);
     if (outline_ && !b.violating) {
       out_ += fmt::format("<rect {} fill=\"none\" stroke=\"#4a6fa5\" stroke-width=\"0.5\"/>\n", at);
@@ -275,19 +278,19 @@ class Svg {
     io_markers(b, r);
   }
 
-  // The longest run of a box's entries that no mark over its bytes covers,
+  // The longest run of a box's slots that no mark over its bytes covers,
   // where its name is best seen; all of them when marks cover every one.
   static std::pair<std::size_t, std::size_t> unmarked_entries(const ArenaPicture& a, const Box& b) {
     std::vector<std::pair<std::size_t, std::size_t>> covered;
     for (const Mark& m : a.marks) {
-      if (m.begin < b.end && b.begin < m.end && m.first <= b.last && b.first <= m.last) {
-        covered.emplace_back(std::max(m.first, b.first), std::min(m.last, b.last));
+      if (m.begin < b.end && b.begin < m.end && m.from <= b.to && b.from <= m.to) {
+        covered.emplace_back(std::max(m.from, b.from), std::min(m.to, b.to));
       }
     }
-    if (covered.empty()) return {b.first, b.last};
+    if (covered.empty()) return {b.from, b.to};
     std::sort(covered.begin(), covered.end());
-    std::pair<std::size_t, std::size_t> best{b.first, b.last};
-    std::size_t best_len = 0, next = b.first;  // the first entry not yet covered
+    std::pair<std::size_t, std::size_t> best{b.from, b.to};
+    std::size_t best_len = 0, next = b.from;  // the first slot not yet covered
     const auto gap = [&](std::size_t from, std::size_t to) {  // entries [from, to)
       if (to > from && to - from > best_len) best_len = to - from, best = {from, to - 1};
     };
@@ -295,7 +298,7 @@ class Svg {
       gap(next, lo);
       next = std::max(next, hi + 1);
     }
-    gap(next, b.last + 1);
+    gap(next, b.to + 1);
     return best;
   }
 
@@ -334,7 +337,7 @@ class Svg {
   void inplace(const ArenaPicture& a, const InPlacePair& ip) {
     const Box& out = a.boxes[ip.out];
     const Box& in = a.boxes[ip.in];
-    const double x = (x_of(ip.entry) + x_of(ip.entry + 1)) / 2;
+    const double x = (left_of(ip.entry) + right_of(ip.entry)) / 2;
     const double y0 = y_of(std::max(out.end, in.end)), y1 = y_of(std::min(out.begin, in.begin));
     out_ += fmt::format(
         "<line x1=\"{0:.2f}\" y1=\"{1:.2f}\" x2=\"{0:.2f}\" y2=\"{2:.2f}\" stroke=\"#000000\" stroke-width=\"2\" "
@@ -343,7 +346,7 @@ class Svg {
   }
 
   void mark(const Mark& m, int bottom) {
-    const Rect r = rect(m.begin, m.end, m.first, m.last);
+    const Rect r = rect(m.begin, m.end, m.from, m.to);
     out_ += fmt::format(
         "<rect class=\"shared\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"url(#shared)\" "
         "fill-opacity=\"0.85\" stroke=\"#000000\" stroke-width=\"1.5\"><title>{}</title></rect>\n",

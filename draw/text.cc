@@ -22,38 +22,39 @@ char letter(std::size_t box) { return box < kLetters.size() ? kLetters[box] : kM
 
 Bytes ceil_div(Bytes a, Bytes b) { return a == 0 ? 0 : (a - 1) / b + 1; }
 
-// The horizontal axis: character columns against top-level entries. Either
-// every entry has `per_entry` columns, or, when the entries outnumber the
-// columns there are, each column stands for `entries_per` entries.
+// The horizontal axis: character columns against slots (picture.h: a
+// top-level entry each, or a position of a loop's body). Either every slot
+// has `per_slot` columns, or, when the slots outnumber the columns there
+// are, each column stands for `slots_per` slots.
 class Across {
  public:
-  Across(std::size_t entries, std::size_t room) : entries_(entries) {
+  Across(std::size_t slots, std::size_t room) : slots_(slots) {
     room = std::max<std::size_t>(room, 1);
-    if (entries <= room) {
-      per_entry_ = std::clamp<std::size_t>(room / std::max<std::size_t>(entries, 1), 1, kMaxColumnsPerEntry);
-      cells_ = entries * per_entry_;
+    if (slots <= room) {
+      per_slot_ = std::clamp<std::size_t>(room / std::max<std::size_t>(slots, 1), 1, kMaxColumnsPerEntry);
+      cells_ = slots * per_slot_;
     } else {
-      entries_per_ = (entries + room - 1) / room;
-      cells_ = (entries + entries_per_ - 1) / entries_per_;
+      slots_per_ = (slots + room - 1) / room;
+      cells_ = (slots + slots_per_ - 1) / slots_per_;
     }
   }
   std::size_t cells() const { return cells_; }
-  std::size_t per_entry() const { return per_entry_; }
-  std::size_t entries_per() const { return entries_per_; }
-  std::size_t first_cell(std::size_t entry) const { return per_entry_ > 0 ? entry * per_entry_ : entry / entries_per_; }
-  std::size_t last_cell(std::size_t entry) const {
-    return per_entry_ > 0 ? entry * per_entry_ + per_entry_ - 1 : entry / entries_per_;
+  std::size_t per_slot() const { return per_slot_; }
+  std::size_t slots_per() const { return slots_per_; }
+  std::size_t first_cell(std::size_t slot) const { return per_slot_ > 0 ? slot * per_slot_ : slot / slots_per_; }
+  std::size_t last_cell(std::size_t slot) const {
+    return per_slot_ > 0 ? slot * per_slot_ + per_slot_ - 1 : slot / slots_per_;
   }
-  // The first entry a column shows.
-  std::size_t entry_of(std::size_t cell) const { return per_entry_ > 0 ? cell / per_entry_ : cell * entries_per_; }
-  std::size_t last_entry_of(std::size_t cell) const {
-    return per_entry_ > 0 ? cell / per_entry_ : std::min(entries_ - 1, cell * entries_per_ + entries_per_ - 1);
+  // The first and last slot a column shows.
+  std::size_t first_slot_of(std::size_t cell) const { return per_slot_ > 0 ? cell / per_slot_ : cell * slots_per_; }
+  std::size_t last_slot_of(std::size_t cell) const {
+    return per_slot_ > 0 ? cell / per_slot_ : std::min(slots_ - 1, cell * slots_per_ + slots_per_ - 1);
   }
 
  private:
-  std::size_t entries_ = 0;
-  std::size_t per_entry_ = 0;
-  std::size_t entries_per_ = 0;
+  std::size_t slots_ = 0;
+  std::size_t per_slot_ = 0;
+  std::size_t slots_per_ = 0;
   std::size_t cells_ = 0;
 };
 
@@ -93,7 +94,7 @@ class ArenaDrawing {
   ArenaDrawing(const Picture& p, const ArenaPicture& a, std::size_t width, bool messages)
       : p_(p), a_(a), messages_(messages) {
     margin_ = std::max<std::size_t>(fmt::formatted_size("{}", a.top), 5) + 2;
-    across_ = Across(p.columns.size(), width > margin_ + 1 ? width - margin_ - 1 : 1);
+    across_ = Across(p.slots(), width > margin_ + 1 ? width - margin_ - 1 : 1);
   }
 
   std::string draw() {
@@ -137,7 +138,7 @@ class ArenaDrawing {
       for (std::size_t r = b.begin / unit_; r <= (b.end - 1) / unit_ && r < rows_; ++r) {
         const Bytes lo = std::max<Bytes>(b.begin, r * unit_);
         const Bytes hi = std::min<Bytes>(b.end, r * unit_ + unit_);
-        for (std::size_t c = across_.first_cell(b.first); c <= across_.last_cell(b.last); ++c) {
+        for (std::size_t c = across_.first_cell(b.from); c <= across_.last_cell(b.to); ++c) {
           if (hi - lo > held_[cell(r, c)]) {
             held_[cell(r, c)] = hi - lo;
             winner_[cell(r, c)] = k;
@@ -148,7 +149,7 @@ class ArenaDrawing {
     for (const Mark& m : a_.marks) {
       if (m.end <= m.begin) continue;
       for (std::size_t r = m.begin / unit_; r <= (m.end - 1) / unit_ && r < rows_; ++r) {
-        for (std::size_t c = across_.first_cell(m.first); c <= across_.last_cell(m.last); ++c) marked_[cell(r, c)] = true;
+        for (std::size_t c = across_.first_cell(m.from); c <= across_.last_cell(m.to); ++c) marked_[cell(r, c)] = true;
       }
     }
   }
@@ -163,9 +164,9 @@ class ArenaDrawing {
       std::string& row = rows[r];
       // The longest run of the box's own cells in its middle row.
       std::size_t best_at = 0, best_len = 0;
-      for (std::size_t c = across_.first_cell(b.first); c <= across_.last_cell(b.last);) {
+      for (std::size_t c = across_.first_cell(b.from); c <= across_.last_cell(b.to);) {
         std::size_t end = c;
-        while (end <= across_.last_cell(b.last) && winner_[cell(r, end)] == k && !marked_[cell(r, end)]) ++end;
+        while (end <= across_.last_cell(b.to) && winner_[cell(r, end)] == k && !marked_[cell(r, end)]) ++end;
         if (end - c > best_len) best_len = end - c, best_at = c;
         c = end + 1;
       }
@@ -203,8 +204,8 @@ class ArenaDrawing {
   }
 
   bool in_loop(std::size_t c) const {
-    for (std::size_t e = across_.entry_of(c); e <= across_.last_entry_of(c); ++e) {
-      if (p_.columns[e].loop()) return true;
+    for (std::size_t slot = across_.first_slot_of(c); slot <= across_.last_slot_of(c); ++slot) {
+      if (p_.columns[p_.entry_of_slot[slot]].loop()) return true;
     }
     return false;
   }
@@ -215,27 +216,30 @@ class ArenaDrawing {
     const std::size_t n = across_.cells();
     std::string ticks(n, '-'), numbers(n, ' '), lines(n, ' '), calls(n, ' ');
     for (std::size_t e = 0; e < p_.columns.size(); ++e) {
-      const std::size_t at = across_.first_cell(e);
-      if (across_.per_entry() == 0 && at * across_.entries_per() != e) continue;  // not the first of its column
-      if (across_.per_entry() > 1 && e > 0) ticks[at] = '+';
+      const std::size_t at = across_.first_cell(p_.first_slot(e));
+      if (across_.per_slot() == 0 && at * across_.slots_per() != p_.first_slot(e)) continue;  // not the first of its column
+      if (across_.per_slot() > 1 && e > 0) ticks[at] = '+';
       const Column& col = p_.columns[e];
-      const std::size_t limit = across_.per_entry() > 0 ? at + std::max<std::size_t>(across_.per_entry(), 1) : n;
+      const std::size_t limit = across_.per_slot() > 0 ? across_.last_cell(p_.last_slot(e)) + 1 : n;
       put(numbers, at, fmt::format("{}", e), n);
       if (col.line > 0) {
         put(lines, at,
             col.last_line > col.line ? fmt::format("{}-{}", col.line, col.last_line) : fmt::format("{}", col.line),
-            across_.per_entry() > 1 ? limit : n);
+            across_.per_slot() > 1 ? limit : n);
       }
       std::string label = col.loop() ? fmt::format("{}({})", col.label, col.calls) : col.label;
-      if (across_.per_entry() > 1 && label.size() > across_.per_entry() - 1) label.resize(across_.per_entry() - 1);
-      if (across_.per_entry() > 1) put(calls, at, label, limit);
+      if (across_.per_slot() > 1 && label.size() > limit - at - 1) label.resize(limit - at - 1);
+      if (across_.per_slot() > 1) put(calls, at, label, limit);
     }
     const std::size_t digits = margin_ - 2;
     std::string out = fmt::format("{:>{}} +{}\n", "", digits, ticks);
     out += fmt::format("{:>{}}  {}\n", "entry", digits, trimmed(numbers));
     if (lines.find_first_not_of(' ') != std::string::npos) out += fmt::format("{:>{}}  {}\n", "line", digits, trimmed(lines));
     if (calls.find_first_not_of(' ') != std::string::npos) out += fmt::format("{:>{}}  {}\n", "call", digits, trimmed(calls));
-    if (across_.entries_per() > 1) out += fmt::format("{:>{}}  each column {} entries\n", "", digits, across_.entries_per());
+    if (across_.slots_per() > 1) {
+      out += fmt::format("{:>{}}  each column {} {}\n", "", digits, across_.slots_per(),
+                         p_.slots() == p_.columns.size() ? "entries" : "entries or positions of loops");
+    }
     out += fmt::format("{:>{}}  each row {} bytes{}\n", "", digits, unit_,
                        a_.marks.empty() ? "" : fmt::format("; {} where a violation is", kMarked));
     return out;
