@@ -41,7 +41,7 @@ std::vector<Column> columns_of(const Schedule& s) {
 }
 
 // Marks the boxes of `a` that the violation names, and records where it is.
-void add_violation(const Picture& p, ArenaPicture& a, const oracle::Violation& v,
+void add_violation(ArenaPicture& a, const oracle::Violation& v,
                    const std::unordered_map<std::string_view, std::size_t>& box_of) {
   a.violations.push_back(v.message);
   std::vector<std::size_t> named;
@@ -51,16 +51,24 @@ void add_violation(const Picture& p, ArenaPicture& a, const oracle::Violation& v
       named.push_back(it->second);
     }
   }
-  if ((v.rule == oracle::Rule::Overlap || v.rule == oracle::Rule::InPlaceNotAllowed) && v.shared && v.during) {
-    a.marks.push_back({.rule = v.rule,
-                       .begin = v.shared->begin,
-                       .end = v.shared->end,
-                       .first = v.during->first,
-                       .last = v.during->last,
-                       .from = p.first_slot(v.during->first),
-                       .to = p.last_slot(v.during->last),
-                       .boxes = named,
-                       .message = v.message});
+  if (v.shared && named.size() == 2) {
+    // The shared bytes where both boxes are; over both, where they are
+    // drawn apart (uses that nothing orders, on two streams).
+    const Box& x = a.boxes[named[0]];
+    const Box& y = a.boxes[named[1]];
+    Mark m{.rule = v.rule, .begin = v.shared->begin, .end = v.shared->end, .boxes = named, .message = v.message};
+    if (std::max(x.from, y.from) <= std::min(x.to, y.to)) {
+      m.first = std::max(x.first, y.first);
+      m.last = std::min(x.last, y.last);
+      m.from = std::max(x.from, y.from);
+      m.to = std::min(x.to, y.to);
+    } else {
+      m.first = std::min(x.first, y.first);
+      m.last = std::max(x.last, y.last);
+      m.from = std::min(x.from, y.from);
+      m.to = std::max(x.to, y.to);
+    }
+    a.marks.push_back(std::move(m));
   } else if (v.rule == oracle::Rule::OutsideArena && !v.blocks.empty() && v.arena_size && named.size() == 1) {
     const Box& b = a.boxes[named[0]];
     a.marks.push_back({.rule = v.rule,
@@ -151,7 +159,7 @@ Picture make_picture(const Schedule& s, const Plan& p, const std::vector<oracle:
   for (const oracle::Violation& v : violations) {
     const auto named = v.arenas.empty() ? arena_named.end() : arena_named.find(v.arenas[0]);
     if (named != arena_named.end()) {
-      add_violation(out, out.arenas[named->second], v, box_named[named->second]);
+      add_violation(out.arenas[named->second], v, box_named[named->second]);
       continue;
     }
     // Of no arena drawn: it still marks the boxes it names, wherever they are.

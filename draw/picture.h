@@ -45,7 +45,8 @@ struct Box {
 };
 
 // Where a violation is: the bytes [begin, end) over the entries first..last,
-// which two buffers share while both live (overlap, inplace-not-allowed), or
+// which two buffers share while both live (overlap, inplace-not-allowed; or
+// over both their lifetimes where nothing orders their uses: a race), or
 // which a buffer has past its arena's end (outside-arena).
 struct Mark {
   oracle::Rule rule = oracle::Rule::Overlap;
