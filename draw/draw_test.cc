@@ -178,6 +178,72 @@ TEST(Picture, HugeBytes) {
   EXPECT_NE(svg_picture(past).find("(end)"), std::string::npos);
 }
 
+// Model v3: a band per stream with its events, and a loop around local
+// buffers drawn over the positions of its body.
+TEST(Picture, StreamsEventsAndLocalBuffers) {
+  const Schedule s = schedule_of(R"(schedule v3
+buffer a CPU int8 256
+buffer b CPU int8 256
+buffer t CPU int8 256 local
+buffer u CPU int8 256 local
+kernel fill a stream=s1
+record done stream=s1
+wait done stream=s2
+kernel use b a stream=s2
+range {
+  kernel k1 t b
+  kernel k2 t
+  kernel k3 u
+}
+)");
+  const Picture p = picture_of(s, plan_of("plan v1\narena r CPU 768\nplace a r 0\nplace b r 256\nplace t r 512\n"
+                                          "place u r 512\n"));
+  EXPECT_TRUE(p.valid());
+  EXPECT_TRUE(p.has_streams());
+  ASSERT_EQ(p.events.size(), 1u);
+  EXPECT_EQ(p.events[0].record, 1u);
+  EXPECT_EQ(p.events[0].wait, 2u);
+  EXPECT_EQ(p.columns[4].positions, 3u);
+  EXPECT_EQ(p.slots(), 7u);
+  const ArenaPicture& a = p.arenas[0];
+  ASSERT_EQ(a.boxes.size(), 4u);
+  EXPECT_EQ(a.boxes[2].name, "t");
+  EXPECT_EQ(a.boxes[2].from, 4u);
+  EXPECT_EQ(a.boxes[2].to, 5u);
+  EXPECT_EQ(a.boxes[3].from, 6u);
+  EXPECT_EQ(a.boxes[3].to, 6u);
+  const std::string text = text_picture(p);
+  EXPECT_NE(text.find("event done: recorded at entry 1, waited for at entry 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("local to the loop: positions 0..1 of its body"), std::string::npos) << text;
+  const std::string svg = svg_picture(p);
+  EXPECT_NE(svg.find("<g id=\"streams\">"), std::string::npos);
+  EXPECT_NE(svg.find("marker-end=\"url(#arrow)\""), std::string::npos);
+}
+
+// Two buffers on two streams that nothing orders share bytes: a race,
+// hatched over both boxes.
+TEST(Picture, RaceMarksBothBoxes) {
+  const Schedule s = schedule_of("schedule v3\nbuffer a CPU int8 256\nbuffer b CPU int8 256\n"
+                                 "kernel k a stream=s1\nkernel l b stream=s2\n");
+  const Picture p = picture_of(s, plan_of("plan v1\narena r CPU 256\nplace a r 0\nplace b r 0\n"));
+  EXPECT_EQ(violating(p), (std::set<std::string>{"a", "b"}));
+  ASSERT_EQ(p.arenas[0].marks.size(), 1u);
+  EXPECT_EQ(p.arenas[0].marks[0].rule, oracle::Rule::Race);
+  EXPECT_EQ(p.arenas[0].marks[0].from, 0u);
+  EXPECT_EQ(p.arenas[0].marks[0].to, 1u);
+}
+
+// The example of model v3, drawn in characters as its golden says.
+TEST(ExamplePictures, PipelineV3) {
+  const testing::CommandResult r = testing::run_command(
+      fmt::format("cd {} && {} draw --text --width 100 examples/schedules/pipeline-v3.sched "
+                  "draw/testdata/pipeline-v3.plan", PLANCK_SOURCE_DIR, testing::planck_bin()));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string golden = std::string(PLANCK_SOURCE_DIR) + "/draw/testdata/pipeline-v3.picture";
+  if (std::getenv("PLANCK_UPDATE_PICTURES") != nullptr) testing::write_text(golden, r.out);
+  EXPECT_EQ(r.out, testing::read_text(golden));
+}
+
 TEST(SvgPicture, OutlinesPastTheLimit) {
   std::string sched = "schedule v1\n", plan = "plan v1\narena a CPU 256\n";
   for (std::size_t i = 0; i <= kOutlineAbove; ++i) {
@@ -195,7 +261,8 @@ TEST(SvgPicture, OutlinesPastTheLimit) {
 TEST(CorpusPictures, MatchTheirGoldens) {
   const bool update = std::getenv("PLANCK_UPDATE_PICTURES") != nullptr;
   std::size_t checked = 0;
-  for (const char* dir : {"corpus/schedules", "corpus/schedules/v2"}) {
+  for (const char* dir : {"corpus/schedules", "corpus/schedules/v2", "corpus/schedules/v3"}) {
+    if (!fs::is_directory(fs::path(PLANCK_SOURCE_DIR) / dir)) continue;
     for (const fs::directory_entry& e : fs::directory_iterator(fs::path(PLANCK_SOURCE_DIR) / dir)) {
       const fs::path sched = e.path();
       if (sched.extension() != ".sched" || !sched.stem().extension().empty()) continue;

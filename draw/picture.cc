@@ -9,6 +9,7 @@
 
 #include "model/resolve.h"
 #include "oracle/check/lifetimes.h"
+#include "oracle/check/order.h"
 
 namespace planck::draw {
 namespace {
@@ -27,12 +28,14 @@ std::vector<Column> columns_of(const Schedule& s) {
   std::vector<Column> out;
   out.reserve(s.entries.size());
   for (const Entry& e : s.entries) {
-    Column c{.kind = e.kind, .line = e.pos.line, .last_line = e.pos.line};
+    Column c{.kind = e.kind, .line = e.pos.line, .last_line = e.pos.line, .stream = e.stream};
     switch (e.kind) {
       case Entry::Kind::Kernel: c.label = std::string(e.name.view()); break;
       case Entry::Kind::Copy: c.label = "copy"; break;
       case Entry::Kind::Range: c.label = "range"; break;
       case Entry::Kind::Loop: c.label = "loop"; break;
+      case Entry::Kind::Record: c.label = fmt::format("record {}", e.name.view()); break;
+      case Entry::Kind::Wait: c.label = fmt::format("wait {}", e.name.view()); break;
     }
     if (c.loop()) count_body(e.body(), c);
     out.push_back(std::move(c));
@@ -85,6 +88,10 @@ void add_violation(ArenaPicture& a, const oracle::Violation& v,
 
 }  // namespace
 
+bool Picture::has_streams() const {
+  return std::any_of(columns.begin(), columns.end(), [&](const Column& c) { return c.stream != columns[0].stream; });
+}
+
 std::size_t Picture::box_count() const {
   std::size_t n = 0;
   for (const ArenaPicture& a : arenas) n += a.boxes.size();
@@ -96,9 +103,49 @@ Picture make_picture(const Schedule& s, const Plan& p, const std::vector<oracle:
   Picture out{.schedule = s.source, .plan = p.source, .columns = columns_of(s),
               .violation_count = violations.size(), .unlisted_overlaps = unlisted_overlaps};
   const Resolution r = resolve(s, p);
+  const std::vector<Lifetime> planned = oracle::planned_buffers(s);
+  out.streams.clear();
+  for (const Name& n : s.streams) out.streams.push_back(std::string(n.view()));
+  std::unordered_map<std::string_view, std::size_t> recorded;
   for (std::size_t e = 0; e < s.entries.size(); ++e) {
-    out.slot_of_entry.push_back(e + 1);
-    out.entry_of_slot.push_back(e);
+    if (s.entries[e].kind == Entry::Kind::Record) recorded.emplace(s.entries[e].name.view(), e);
+    if (s.entries[e].kind == Entry::Kind::Wait) {
+      if (auto it = recorded.find(s.entries[e].name.view()); it != recorded.end()) {
+        out.events.push_back({.name = std::string(s.entries[e].name.view()), .record = it->second, .wait = e});
+      }
+    }
+  }
+
+  // A top-level loop around local buffers takes a slot per position of its
+  // body; a local buffer spans its positions in it.
+  std::vector<std::optional<std::pair<std::size_t, std::size_t>>> local_slots(s.storage.size());
+  bool any_local = false;
+  for (const Lifetime& l : planned) any_local = any_local || s.storage[l.buffer].local;
+  if (any_local) {
+    const oracle::UseOrder order(s, planned);
+    std::vector<std::pair<const oracle::BufferUses*, std::size_t>> locals;  // with their top-level loop
+    for (const oracle::BufferUses& u : order.all()) {
+      if (u.scope == oracle::LoopNode::kTopLevel) continue;
+      std::size_t top = u.scope;
+      while (order.loops()[top].parent != oracle::LoopNode::kTopLevel) top = order.loops()[top].parent;
+      const std::size_t entry = order.loops()[top].position;
+      out.columns[entry].positions = std::max<std::size_t>(s.entries[entry].body().size(), 1);
+      locals.emplace_back(&u, top);
+    }
+    for (std::size_t e = 0; e < s.entries.size(); ++e) {
+      out.slot_of_entry.push_back(out.slot_of_entry.back() + std::max<std::size_t>(out.columns[e].positions, 1));
+      out.entry_of_slot.resize(out.slot_of_entry.back(), e);
+    }
+    for (const auto& [u, top] : locals) {
+      const auto [first, last] = order.positions_in(*u, top);
+      const std::size_t at = out.first_slot(order.loops()[top].position);
+      local_slots[u->buffer] = {{at + first, at + last}};
+    }
+  } else {
+    for (std::size_t e = 0; e < s.entries.size(); ++e) {
+      out.slot_of_entry.push_back(e + 1);
+      out.entry_of_slot.push_back(e);
+    }
   }
 
   // Each arena name once, as the checker reads them: the first of the name.
@@ -114,7 +161,7 @@ Picture make_picture(const Schedule& s, const Plan& p, const std::vector<oracle:
   }
 
   std::vector<std::optional<Lifetime>> life_of(s.storage.size());
-  for (const Lifetime& l : oracle::planned_buffers(s)) life_of[l.buffer] = l;
+  for (const Lifetime& l : planned) life_of[l.buffer] = l;
 
   // Boxes, in plan order; by StorageId, the arena and box each one is.
   std::vector<std::optional<std::pair<std::size_t, std::size_t>>> box_of_storage(s.storage.size());
@@ -144,6 +191,11 @@ Picture make_picture(const Schedule& s, const Plan& p, const std::vector<oracle:
                            .line = st.pos.line,
                            .plan_line = pl.pos.line,
                            .io = st.io});
+    if (local_slots[*rp.storage]) {
+      arena.boxes.back().local = true;
+      arena.boxes.back().from = local_slots[*rp.storage]->first;
+      arena.boxes.back().to = local_slots[*rp.storage]->second;
+    }
   }
 
   for (std::size_t e = 0; e < s.entries.size(); ++e) {
@@ -192,6 +244,11 @@ std::string box_text(const Picture& p, const ArenaPicture& a, const Box& b) {
   } else {
     if (b.io & kInput) io += ", input";
     if (b.io & kOutput) io += ", output";
+  }
+  if (b.local) {
+    const std::size_t at = p.first_slot(b.first);
+    io += b.from == b.to ? fmt::format(", local to the loop: position {} of its body", b.from - at)
+                         : fmt::format(", local to the loop: positions {}..{} of its body", b.from - at, b.to - at);
   }
   return fmt::format("{}: {} byte{}{} at [{}, {}) of {}{}, live over {}{}{}", b.name, b.bytes, b.bytes == 1 ? "" : "s",
                      b.phase > 0 ? fmt::format(" (phase {})", b.phase) : "", b.begin, b.end, a.name, io,

@@ -23,6 +23,8 @@ struct Column {
   int line = 0;        // the line it starts on (0 for a schedule built in code)
   int last_line = 0;   // the last line of a loop's body; else `line`
   std::size_t calls = 0;  // a loop: the calls of its body, nested loops included
+  StreamId stream = 0;    // the stream it runs on (v3), into Picture::streams
+  std::size_t positions = 0;  // a loop drawn over the positions of its body (v3): how many; else 0
   bool loop() const { return kind == Entry::Kind::Range || kind == Entry::Kind::Loop; }
 };
 
@@ -42,6 +44,7 @@ struct Box {
   int plan_line = 0;  // its placement in the plan
   std::uint8_t io = 0;  // IoBits: input, output, state
   bool violating = false;  // a violation the checker reports names it
+  bool local = false;      // local to a loop (v3): drawn over its positions in the loop's body
 };
 
 // Where a violation is: the bytes [begin, end) over the entries first..last,
@@ -58,6 +61,14 @@ struct Mark {
   std::size_t to = 0;
   std::vector<std::size_t> boxes;  // the boxes it involves, by index into ArenaPicture::boxes
   std::string message;
+};
+
+// An event of model v3: `record E` at one top-level entry, `wait E` at a
+// later one, on another stream or the same.
+struct Event {
+  std::string name;
+  std::size_t record = 0;
+  std::size_t wait = 0;
 };
 
 // A kernel's `inplace=OUT:IN` whose two buffers are drawn in one arena.
@@ -89,6 +100,10 @@ struct Picture {
   // the count of slots.
   std::vector<std::size_t> slot_of_entry{0};
   std::vector<std::size_t> entry_of_slot;  // by slot
+  // The streams of model v3, by StreamId ("" the default stream), and each
+  // wait with its record; one stream and none without v3.
+  std::vector<std::string> streams{""};
+  std::vector<Event> events;
   std::vector<ArenaPicture> arenas;  // the plan's arenas, each name once, in plan order
   // The messages of violations of no arena drawn: a buffer not placed, a
   // placement of unknown storage, a device without an arena.
@@ -99,6 +114,8 @@ struct Picture {
   bool valid() const { return violation_count == 0 && unlisted_overlaps == 0; }
   std::size_t slots() const { return slot_of_entry.back(); }
   std::size_t first_slot(std::size_t entry) const { return slot_of_entry[entry]; }
+  // Whether entries run on more than one stream: the pictures draw a band per stream.
+  bool has_streams() const;
   std::size_t last_slot(std::size_t entry) const { return slot_of_entry[entry + 1] - 1; }
   std::size_t box_count() const;
   bool has_violation(const ArenaPicture& a) const { return !a.violations.empty(); }
@@ -107,7 +124,9 @@ struct Picture {
 // The picture of plan p for schedule s, with the violations the checker
 // reported for it (every buffer they name marked, in the arena they name).
 // Placements that do not resolve, or whose block would pass 2^64, are left
-// out of the boxes; their violations say why.
+// out of the boxes; their violations say why. A top-level loop around local
+// buffers (v3) is drawn over the positions of its body, one slot each, and
+// its local buffers over their positions in it.
 Picture make_picture(const Schedule& s, const Plan& p, const std::vector<oracle::Violation>& violations,
                      std::uint64_t unlisted_overlaps = 0);
 

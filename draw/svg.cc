@@ -76,7 +76,25 @@ std::vector<std::string> other_lines(const Picture& p) {
   return out;
 }
 
-int header_height(const Picture& p) { return kHeader + (outlines(p) ? kNote : 0); }
+// The bands of streams (v3): a title, then a lane per stream.
+constexpr int kLane = 16;
+constexpr std::size_t kMaxLanes = 32;
+// The streams some entry runs on, in order: a lane each.
+std::vector<StreamId> used_streams(const Picture& p) {
+  std::vector<bool> used(p.streams.size(), false);
+  for (const Column& c : p.columns) used[c.stream] = true;
+  std::vector<StreamId> out;
+  for (std::size_t st = 0; st < used.size(); ++st) {
+    if (used[st]) out.push_back(static_cast<StreamId>(st));
+  }
+  return out;
+}
+std::size_t lanes(const Picture& p) { return p.has_streams() ? std::min(used_streams(p).size(), kMaxLanes) : 0; }
+int streams_height(const Picture& p) {
+  return lanes(p) == 0 ? 0 : 24 + static_cast<int>(lanes(p)) * kLane + (used_streams(p).size() > kMaxLanes ? kLine : 0) + 8;
+}
+
+int header_height(const Picture& p) { return kHeader + (outlines(p) ? kNote : 0) + streams_height(p); }
 
 int arena_height(const ArenaPicture& a) {
   return kArenaTitle + kPlotHeight + kAxis + static_cast<int>(violation_lines(a).size()) * kLine + kGap;
@@ -100,6 +118,8 @@ class Svg {
         "patternTransform=\"rotate(45)\">\n"
         "<rect width=\"8\" height=\"8\" fill=\"#ffe600\"/><rect width=\"3.5\" height=\"8\" fill=\"#000000\"/>\n"
         "</pattern>\n"
+        "<marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
+        "orient=\"auto\"><path d=\"M0 0 L10 5 L0 10 z\" fill=\"#08519c\"/></marker>\n"
         "</defs>\n";
     out_ += fmt::format("<rect width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", kSvgWidth, height);
     out_ += fmt::format("<text x=\"12\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{}</text>\n",
@@ -113,6 +133,10 @@ class Svg {
           "without names or titles</text>\n",
           y + 10, p_.box_count(), kOutlineAbove);
       y += kNote;
+    }
+    if (lanes(p_) > 0) {
+      streams(y);
+      y += streams_height(p_);
     }
     for (const ArenaPicture& a : p_.arenas) {
       arena(a, y);
@@ -184,6 +208,51 @@ class Svg {
     out_ += "</g>\n";
   }
 
+  // A lane per stream, each entry a bar in its stream's lane at its slots,
+  // each event an arrow from its record to its wait.
+  void streams(int y) {
+    const int top = y + 24;
+    out_ += fmt::format("<g id=\"streams\">\n<text x=\"12\" y=\"{}\" font-size=\"13\" font-weight=\"bold\">streams: "
+                        "the entries each runs, and events from record to wait</text>\n",
+                        y + 16);
+    const std::vector<StreamId> used = used_streams(p_);
+    std::vector<std::size_t> lane(p_.streams.size(), kMaxLanes);  // by stream; kMaxLanes: none
+    for (std::size_t k = 0; k < lanes(p_); ++k) lane[used[k]] = k;
+    const auto lane_y = [&](StreamId st) { return top + static_cast<int>(lane[st]) * kLane; };
+    for (std::size_t k = 0; k < lanes(p_); ++k) {
+      const StreamId st = used[k];
+      out_ += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>"
+                          "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#dddddd\"/>\n",
+                          kLeft - 7, lane_y(st) + 11, xml_escaped(p_.streams[st].empty() ? "(default)" : p_.streams[st]),
+                          kLeft, lane_y(st) + 7, kLeft + kPlotWidth, lane_y(st) + 7);
+    }
+    for (std::size_t e = 0; e < p_.columns.size(); ++e) {
+      const Column& c = p_.columns[e];
+      if (lane[c.stream] == kMaxLanes) continue;
+      const bool event = c.kind == Entry::Kind::Record || c.kind == Entry::Kind::Wait;
+      out_ += fmt::format("<rect x=\"{:.2f}\" y=\"{}\" width=\"{:.2f}\" height=\"10\" fill=\"{}\" stroke=\"#ffffff\" "
+                          "stroke-width=\"0.5\"><title>{}</title></rect>\n",
+                          left_of(e), lane_y(c.stream) + 2, right_of(e) - left_of(e), event ? "#08519c" : "#9ecae1",
+                          xml_escaped(fmt::format("entry {}: {}, line {}, stream {}", e, c.label, c.line,
+                                                  p_.streams[c.stream].empty() ? "(default)" : p_.streams[c.stream])));
+    }
+    for (const Event& ev : p_.events) {
+      const StreamId from = p_.columns[ev.record].stream, to = p_.columns[ev.wait].stream;
+      if (lane[from] == kMaxLanes || lane[to] == kMaxLanes) continue;
+      out_ += fmt::format("<line x1=\"{:.2f}\" y1=\"{}\" x2=\"{:.2f}\" y2=\"{}\" stroke=\"#08519c\" stroke-width=\"1.5\" "
+                          "marker-end=\"url(#arrow)\"><title>{}</title></line>\n",
+                          (left_of(ev.record) + right_of(ev.record)) / 2, lane_y(from) + 7,
+                          (left_of(ev.wait) + right_of(ev.wait)) / 2, lane_y(to) + 7,
+                          xml_escaped(fmt::format("event {}: recorded at entry {}, waited for at entry {}", ev.name,
+                                                  ev.record, ev.wait)));
+    }
+    if (used.size() > kMaxLanes) {
+      out_ += fmt::format("<text x=\"12\" y=\"{}\">and {} more streams, not drawn</text>\n",
+                          top + static_cast<int>(kMaxLanes) * kLane + 11, used.size() - kMaxLanes);
+    }
+    out_ += "</g>\n";
+  }
+
   void loops() {
     for (std::size_t e = 0; e < p_.columns.size(); ++e) {
       const Column& c = p_.columns[e];
@@ -193,6 +262,13 @@ class Svg {
           "{} call{} in its body</title></rect>\n",
           left_of(e), plot_top_, right_of(e) - left_of(e), kPlotHeight, kLoopShade, e, c.label, c.line, c.last_line,
           c.calls, c.calls == 1 ? "" : "s");
+      // A loop drawn over the positions of its body: a line between each two.
+      for (std::size_t k = 1; k < c.positions; ++k) {
+        const double x = x_of(p_.first_slot(e) + k);
+        out_ += fmt::format("<line x1=\"{0:.2f}\" y1=\"{1}\" x2=\"{0:.2f}\" y2=\"{2}\" stroke=\"#bbbbbb\" "
+                            "stroke-dasharray=\"2 3\"/>\n",
+                            x, plot_top_, plot_top_ + kPlotHeight);
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # planck draw's SVG as a browser gets it: for a valid plan, the README's
-# failing plan and a plan of model v2, the file parses as XML (python3's
+# failing plan, a plan of model v2 and one of model v3 (streams, events,
+# local buffers), the file parses as XML (python3's
 # xml.etree), and librsvg's rsvg-convert renders it to a PNG of the width
 # and height the SVG says. Exit 77 (skipped) without rsvg-convert or python3.
 #   draw/svg_render_test.sh SOURCE_DIR PLANCK
@@ -25,8 +26,9 @@ draw() {  # draw NAME EXPECTED-EXIT SCHEDULE PLAN
 draw valid 0 corpus/schedules/08-range.sched corpus/schedules/08-range.plan
 draw invalid 1 corpus/schedules/08-range.sched draw/testdata/08-range-loops.plan
 draw v2 0 corpus/schedules/v2/25-lanes.sched corpus/schedules/v2/25-lanes.plan
+draw v3 0 examples/schedules/pipeline-v3.sched draw/testdata/pipeline-v3.plan
 
-for name in valid invalid v2; do
+for name in valid invalid v2 v3; do
   svg=$work/$name.svg
   read -r width height < <(python3 - "$svg" <<'PY'
 import sys, xml.etree.ElementTree as ET
@@ -50,4 +52,4 @@ PY
     exit 1
   }
 done
-echo "svg_render_test: 3 pictures parse as XML and render to their size"
+echo "svg_render_test: 4 pictures parse as XML and render to their size"

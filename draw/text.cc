@@ -236,12 +236,41 @@ class ArenaDrawing {
     out += fmt::format("{:>{}}  {}\n", "entry", digits, trimmed(numbers));
     if (lines.find_first_not_of(' ') != std::string::npos) out += fmt::format("{:>{}}  {}\n", "line", digits, trimmed(lines));
     if (calls.find_first_not_of(' ') != std::string::npos) out += fmt::format("{:>{}}  {}\n", "call", digits, trimmed(calls));
+    if (p_.has_streams()) out += streams(digits);
     if (across_.slots_per() > 1) {
       out += fmt::format("{:>{}}  each column {} {}\n", "", digits, across_.slots_per(),
                          p_.slots() == p_.columns.size() ? "entries" : "entries or positions of loops");
     }
     out += fmt::format("{:>{}}  each row {} bytes{}\n", "", digits, unit_,
                        a_.marks.empty() ? "" : fmt::format("; {} where a violation is", kMarked));
+    return out;
+  }
+
+  // A row per stream (v3): `=` under each entry it runs, `R` where it
+  // records an event, `W` where it waits for one; then each event.
+  std::string streams(std::size_t digits) const {
+    std::string out;
+    for (std::size_t st = 0; st < p_.streams.size(); ++st) {
+      std::string row(across_.cells(), ' ');
+      bool used = false;
+      for (std::size_t e = 0; e < p_.columns.size(); ++e) {
+        const Column& c = p_.columns[e];
+        if (c.stream != st) continue;
+        used = true;
+        const char mark = c.kind == Entry::Kind::Record ? 'R' : c.kind == Entry::Kind::Wait ? 'W' : '=';
+        for (std::size_t cell = across_.first_cell(p_.first_slot(e)); cell <= across_.last_cell(p_.last_slot(e)); ++cell) {
+          if (row[cell] == ' ' || mark != '=') row[cell] = mark;
+        }
+      }
+      if (!used) continue;
+      std::string name = p_.streams[st].empty() ? "(default)" : p_.streams[st];
+      if (name.size() > digits) name.resize(digits);
+      out += fmt::format("{:>{}} |{}\n", name, digits, trimmed(row));
+    }
+    for (const Event& ev : p_.events) {
+      out += fmt::format("{:>{}}  event {}: recorded at entry {}, waited for at entry {}\n", "", digits, ev.name,
+                         ev.record, ev.wait);
+    }
     return out;
   }
 
