@@ -18,7 +18,7 @@ namespace {
 // of them starts on.
 void count_body(const std::vector<Entry>& body, Column& c) {
   for (const Entry& e : body) {
-    if (e.body().empty() && e.kind != Entry::Kind::Range && e.kind != Entry::Kind::Loop) ++c.calls;
+    if (e.kind == Entry::Kind::Kernel || e.kind == Entry::Kind::Copy) ++c.calls;
     c.last_line = std::max(c.last_line, e.pos.line);
     count_body(e.body(), c);
   }

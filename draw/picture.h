@@ -19,7 +19,7 @@ namespace planck::draw {
 // A top-level entry: one step of the horizontal axis.
 struct Column {
   Entry::Kind kind = Entry::Kind::Kernel;
-  std::string label;   // the kernel's name, "copy", "range" or "loop"
+  std::string label;   // the kernel's name, "copy", "range", "loop", "record E" or "wait E"
   int line = 0;        // the line it starts on (0 for a schedule built in code)
   int last_line = 0;   // the last line of a loop's body; else `line`
   std::size_t calls = 0;  // a loop: the calls of its body, nested loops included
