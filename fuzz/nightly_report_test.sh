@@ -6,6 +6,9 @@
 # take its schedule out of the crash report, and say how to reproduce it;
 # and the seconds each preset's build took (logs/run.env), with their sum.
 #
+# A planck verify run's failure (logs/verify-1.json) is reported with a link
+# to the picture of its plan, relative to the report.
+#
 # fuzz/testdata holds two libFuzzer logs as recorded: fuzz_planner_lib on
 # examples/c/first_fit.c built with FIRST_FIT_BUG_FLAG, and a small libFuzzer
 # program with a planted heap overflow under AddressSanitizer; each with the
@@ -32,6 +35,17 @@ record fuzz_example 1 fuzz_example-crash-1 "$data/fuzz_example.crash"
 printf '%s\n' started=2000-01-01T00:00:00Z ccache=yes build_seconds_dev=95 build_seconds_fuzz=140 \
   build_seconds_fuzz-fast=41 >"$out/logs/run.env"
 
+mkdir -p "$out/failures/verify-seed1"
+for ext in sched plan svg; do : >"$out/failures/verify-seed1/invalid-overlap-08-range.$ext"; done
+cat >"$out/logs/verify-1.json" <<JSON
+{"command": "verify", "result": "fail", "cases": 8,
+ "failure": {"kind": "invalid-overlap", "schedule": "$out/failures/verify-seed1/invalid-overlap-08-range.sched",
+             "plan": "$out/failures/verify-seed1/invalid-overlap-08-range.plan",
+             "picture": "$out/failures/verify-seed1/invalid-overlap-08-range.svg", "entries_after": 3,
+             "verdict": {"kind": "invalid-overlap", "explanation": "overlap: proj and act"}},
+ "seconds": 1.5}
+JSON
+
 status=0
 python3 "$src/scripts/nightly_report.py" --out "$out" --budget 180 --planck /nonexistent/planck \
   --fuzz-bin /nonexistent --minimize-seconds 0 -- --planner-lib /lib/first_fit_bug_flag.so >/dev/null 2>&1 || status=$?
@@ -52,7 +66,12 @@ by_sig = {f["signature"]: f for f in report["failures"]}
 lib = by_sig.get("fuzz_planner_lib | planner first_fit_bug_flag.so | invalid-not-placed")
 asan = by_sig.get("fuzz_example | asan heap-buffer-overflow | "
                   "planck::{anon}::read_past < planck::sum_blocks < LLVMFuzzerTestOneInput")
-expect(len(report["failures"]) == 2, f"{len(report['failures'])} signatures, not 2: {sorted(by_sig)}")
+expect(len(report["failures"]) == 3, f"{len(report['failures'])} signatures, not 3: {sorted(by_sig)}")
+verify = by_sig.get("verify | invalid-overlap")
+expect(verify is not None and verify["picture"].endswith("invalid-overlap-08-range.svg"),
+       f"the verify failure's picture: {verify}")
+expect("- picture of the failing plan: [invalid-overlap-08-range.svg](failures/verify-seed1/invalid-overlap-08-range.svg)"
+       in md, "report.md does not link the verify failure's picture")
 expect(lib is not None, f"no signature of the library's violation among {sorted(by_sig)}")
 expect(asan is not None, f"no signature of the overflow among {sorted(by_sig)}")
 if lib:
@@ -68,7 +87,7 @@ if asan:
 stats = report["fuzz"]["fuzz_planner_lib"]
 expect(stats["runs"] == 2 and stats["executions"] == 2 * 7773, f"fuzz_planner_lib stats {stats}")
 expect(stats["new_entries"] == 2 * 184 and stats["features"] > 0, f"fuzz_planner_lib stats {stats}")
-expect("## Failure 1: `" in md and "## Failure 2: `" in md, "report.md lacks its failure sections")
+expect("## Failure 1: `" in md and "## Failure 3: `" in md, "report.md lacks its failure sections")
 expect("loop flag=t0 {" in md, "report.md does not show the schedule")
 expect("| fuzz_planner_lib | 15546 |" in md, "report.md lacks the fuzz_planner_lib row")
 build = report["build"]

@@ -149,6 +149,9 @@ GateResult gate(const Planner& planner, const std::vector<GateInstance>& instanc
         r.arenas.push_back(compare(i.name,
                                    base == baseline.instances.end() ? std::nullopt : std::optional(base->second),
                                    *total, options.threshold_percent));
+        if (r.arenas.back().kind == ChangeKind::Grown || r.arenas.back().kind == ChangeKind::Regressed) {
+          r.arenas.back().plan = v.plan;
+        }
         measured.insert(i.name);
       } else {
         v.kind = "arena-overflow";
@@ -195,8 +198,8 @@ std::string changes_table(const GateResult& r) {
     const std::string change = c->percent                     ? fmt::format("{:+.2f}%", *c->percent)
                                : c->baseline && c->now        ? std::string("from 0")
                                                               : std::string("-");
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", c->instance, bytes(c->baseline), bytes(c->now), change,
-                       change_kind_name(c->kind));
+    out += fmt::format("| {} | {} | {} | {} | {}{} |\n", c->instance, bytes(c->baseline), bytes(c->now), change,
+                       change_kind_name(c->kind), c->picture.empty() ? "" : fmt::format(" ([picture]({}))", c->picture));
   }
   return out;
 }

@@ -16,6 +16,7 @@
 
 #include "harness/judge.h"
 #include "harness/verify.h"
+#include "model/plan.h"
 #include "model/result.h"
 #include "model/schedule.h"
 #include "planner/planner.h"
@@ -79,6 +80,8 @@ struct ArenaChange {
   ChangeKind kind = ChangeKind::Same;
   // (now - baseline) / baseline * 100, when both are known and baseline > 0.
   std::optional<double> percent;
+  std::optional<Plan> plan;  // Grown, Regressed: the plan measured, for its picture
+  std::string picture;       // where its picture is, when one was written: the table links it
 };
 
 struct GateResult {
@@ -104,7 +107,8 @@ GateResult gate(const Planner& planner, const std::vector<GateInstance>& instanc
                 const GateOptions& options, const std::function<void(const Progress&)>& on_progress = {});
 
 // The rows of `arenas` that are not Same, as a markdown table (instance,
-// baseline, now, change %, verdict); "no arena changed" when there is none.
+// baseline, now, change %, verdict, with a link to the picture where there
+// is one); "no arena changed" when there is none.
 std::string changes_table(const GateResult& r);
 
 }  // namespace planck::harness

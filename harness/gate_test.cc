@@ -91,6 +91,8 @@ TEST(Gate, APlannerWorseOnOneInstanceFailsWithThatInstanceInTheTable) {
   const ArenaChange& c = change_of(r, "corpus/schedules/04-phase.sched");
   EXPECT_EQ(c.kind, ChangeKind::Regressed);
   EXPECT_EQ(*c.now, *c.baseline + 256);
+  ASSERT_TRUE(c.plan) << "the plan of a grown arena, for its picture";
+  EXPECT_FALSE(change_of(r, "corpus/schedules/01-chain.sched").plan);
   const std::string table = changes_table(r);
   EXPECT_THAT(table, HasSubstr("| corpus/schedules/04-phase.sched | " + std::to_string(*c.baseline) + " | " +
                                std::to_string(*c.now) + " |"));

@@ -10,6 +10,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libclang-rt-14-dev libmimalloc-dev ccache
   libonnx-dev libprotobuf-dev protobuf-compiler
+  librsvg2-bin
 )
 
 missing=()

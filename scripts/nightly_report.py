@@ -233,6 +233,10 @@ def minimize_crash(args, sig, target, crash, log, inputs):
             if status == 1 and os.path.isfile(small):
                 entry["schedule"] = small
                 entry["reproduce"] = "scripts/repro.sh " + shlex.quote(small) + " " + shlex.join(planner)
+                # planck minimize draws the failing plan beside the schedule.
+                picture = os.path.splitext(small)[0] + ".svg"
+                if os.path.isfile(picture):
+                    entry["picture"] = picture
     return entry
 
 
@@ -262,6 +266,7 @@ def verify_failures(args):
             "schedule": best["schedule"],
             "entries": best.get("entries_after"),
             "explanation": best.get("verdict", {}).get("explanation", ""),
+            "picture": best.get("picture", ""),
             "reproduce": "scripts/repro.sh " + shlex.quote(best["schedule"]) + " " + shlex.join(args.planner),
         })
     summary = {
@@ -350,7 +355,13 @@ def schedule_text(path, limit=40):
     return "\n".join(lines)
 
 
-def markdown(report):
+def picture_link(path, out):
+    """A markdown link to a picture, relative to the report's folder when it is inside it."""
+    rel = os.path.relpath(path, out)
+    return f"[{os.path.basename(path)}]({path if rel.startswith('..') else rel})"
+
+
+def markdown(report, out):
     md = ["# Nightly report", ""]
     md.append(f"**{'FAILED' if report['failures'] else 'passed'}**: {len(report['failures'])} failure signature(s); "
               f"planner `{shlex.join(report['planner'])}`, budget {report['budget_seconds']} s, "
@@ -379,6 +390,8 @@ def markdown(report):
             md.append(f"- the minimized input fails as `{f['minimized_signature']}`")
         if f.get("schedule"):
             md.append(f"- schedule: `{f['schedule']}`")
+        if f.get("picture"):
+            md.append(f"- picture of the failing plan: {picture_link(f['picture'], out)}")
         md.append(f"- reproduce: `{f['reproduce']}`")
         if f.get("schedule"):
             md += ["", "```", schedule_text(f["schedule"]), "```"]
@@ -425,7 +438,7 @@ def main():
         json.dump(report, f, indent=2)
         f.write("\n")
     with open(os.path.join(args.out, "report.md"), "w") as f:
-        f.write(markdown(report))
+        f.write(markdown(report, args.out))
     return 1 if failures else 0
 
 

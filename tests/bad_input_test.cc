@@ -49,7 +49,7 @@ const std::vector<BadInput>& cases() {
   static const std::vector<BadInput> table{
       // The command line.
       {"NoSubcommand", {}, "", 2, "A subcommand is required"},
-      {"UnknownSubcommand", {}, "frob", 2, "unknown subcommand `frob`; the subcommands are plan, check, stats, run, oracle"},
+      {"UnknownSubcommand", {}, "frob", 2, "unknown subcommand `frob`; the subcommands are plan, check, draw, stats, run, oracle"},
       {"UnknownFlag", kGood, "check {dir}/s.sched {dir}/p.plan --frob", 2, "--frob"},
       {"MissingArgument", kGood, "check {dir}/s.sched", 2, "plan is required"},
       {"NegativeTimeout", kGood, "oracle {dir}/s.sched --timeout -1", 2,

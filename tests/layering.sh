@@ -3,7 +3,8 @@
 # 1): fails, naming each line, when a file under one includes a header of the
 # other, a file under model/ includes a header of any other part, or a source
 # of the generators (gen/) or the importers (import/), not their tests,
-# includes more than model/.
+# includes more than model/, or a file under draw/ includes planner/,
+# harness/ or any other part but model/ and oracle/check/.
 set -euo pipefail
 cd "${1:-$(dirname "$0")/..}"
 status=0
@@ -18,10 +19,11 @@ check() {  # check DIR FORBIDDEN... (EXCLUDE, when set, names files left out)
     fi
   done
 }
-check planner oracle
-check oracle planner
-check model gen import planner oracle harness properties tools
+check planner oracle draw
+check oracle planner draw
+check model gen import planner oracle harness properties tools draw
 EXCLUDE='*_test.cc' check gen import planner oracle harness properties tools
 EXCLUDE='*_test.cc' check import gen planner oracle harness properties tools
-[ $status -eq 0 ] && echo "layering: model/, planner/ and oracle/ keep apart; gen/ and import/ stand on model/ alone"
+check draw planner harness gen import properties tools oracle/optimum
+[ $status -eq 0 ] && echo "layering: model/, planner/ and oracle/ keep apart; gen/ and import/ stand on model/ alone; draw/ on model/ and oracle/check/"
 exit $status

@@ -4,7 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "draw/svg.h"
 #include "gen/features.h"
+#include "oracle/check/checker.h"
+#include "tools/output.h"
 
 namespace planck::cli {
 
@@ -44,6 +47,15 @@ std::string commented(const std::string& text) {
     start = nl + 1;
   }
   return out;
+}
+
+std::pair<std::string, std::string> write_plan_and_picture(const std::string& base, const Schedule& s,
+                                                           const Plan& plan) {
+  const oracle::CheckReport found = oracle::check_plan(s, plan, oracle::kOverlapsListed);
+  std::pair<std::string, std::string> paths{base + ".plan", base + ".svg"};
+  write_output(paths.first, print_plan(plan));
+  write_output(paths.second, draw::svg_picture(draw::make_picture(s, plan, found.violations, found.unlisted_overlaps)));
+  return paths;
 }
 
 }  // namespace planck::cli

@@ -5,8 +5,11 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "harness/verify.h"
+#include "model/plan.h"
+#include "model/schedule.h"
 
 namespace planck::cli {
 
@@ -22,5 +25,10 @@ nlohmann::json verdict_json(const harness::Verdict& v);
 
 // Text as comments of a schedule: each line behind "# ".
 std::string commented(const std::string& text);
+
+// Writes BASE.plan, a failing plan of schedule s, and BASE.svg, its picture
+// with the checker's violations marked (planck draw); returns their paths.
+std::pair<std::string, std::string> write_plan_and_picture(const std::string& base, const Schedule& s,
+                                                           const Plan& plan);
 
 }  // namespace planck::cli

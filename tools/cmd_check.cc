@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "draw/text.h"
 #include "oracle/check/checker.h"
 #include "tools/commands.h"
 #include "tools/output.h"
@@ -25,6 +26,7 @@ struct CheckArgs {
   std::size_t max_overlaps = oracle::kOverlapsListed;
   bool optimum = false;
   double time = 10;
+  bool picture = false;
   OutputOptions out;
 };
 
@@ -62,6 +64,10 @@ void run_check(const CheckArgs& args) {
         "{} times its own\n",
         args.plan, args.schedule, scale, scale);
   }
+  if (args.picture && !valid) {
+    const draw::Picture picture = draw::make_picture(s, p, found.violations, found.unlisted_overlaps);
+    report.text += "\n" + draw::text_picture(picture, {.width = output_width(100), .violating_only = true, .messages = false}) + "\n";
+  }
   const std::uint64_t total = violation_count(found);
   if (valid) {
     report.text += fmt::format("{}: valid plan for {}: {} buffer{} in {} arena{}\n", args.plan, args.schedule,
@@ -96,6 +102,8 @@ void add_check_command(CLI::App& app) {
                   "list at most this many overlaps, then one line counting the rest (a plan with "
                   "every buffer at 0 overlaps in every pair)")
       ->capture_default_str();
+  cmd->add_flag("--picture", args->picture,
+                "draw in characters the arenas that have violations, their buffers marked (planck draw --text)");
   add_optimum_options(*cmd, args->optimum, args->time, "seconds for the whole run, with --optimum");
   add_output_options(*cmd, args->out);
   cmd->callback([args] { run_check(*args); });

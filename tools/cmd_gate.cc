@@ -6,12 +6,16 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <string_view>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "draw/svg.h"
 #include "harness/gate.h"
+#include "oracle/check/checker.h"
 #include "model/file.h"
 #include "tools/cases.h"
 #include "tools/commands.h"
@@ -35,6 +39,7 @@ struct GateArgs {
   std::uint64_t seed = 1;
   double threshold = 0;
   bool no_shared = false;
+  std::string pictures = "planck-gate";
   OutputOptions out;
 };
 
@@ -89,6 +94,28 @@ std::string reproduce_line(const harness::InvalidPlan& i, const harness::GateRes
   return fmt::format("planck verify {} {}", planner, data_path(i.origin).string());
 }
 
+// The picture of each plan whose arena grew (planck draw), written to the
+// folder `dir` as the instance's path with `-` for `/` and .svg for its
+// extension; each change records where.
+void write_pictures(harness::GateResult& r, const std::vector<harness::GateInstance>& instances,
+                    const std::string& dir) {
+  std::map<std::string_view, const Schedule*> schedule_of;
+  for (const harness::GateInstance& i : instances) schedule_of.emplace(i.name, &i.schedule);
+  for (harness::ArenaChange& c : r.arenas) {
+    const auto s = schedule_of.find(c.instance);
+    if (!c.plan || s == schedule_of.end()) continue;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw Exit{kExitBadInput, dir + ": cannot make the folder: " + ec.message()};
+    std::string name = fs::path(c.instance).replace_extension(".svg").generic_string();
+    std::replace(name.begin(), name.end(), '/', '-');
+    c.picture = (fs::path(dir) / name).string();
+    const oracle::CheckReport found = oracle::check_plan(*s->second, *c.plan, oracle::kOverlapsListed);
+    write_output(c.picture, draw::svg_picture(draw::make_picture(*s->second, *c.plan, found.violations,
+                                                                 found.unlisted_overlaps)));
+  }
+}
+
 void add_result_json(nlohmann::ordered_json& object, const harness::GateResult& r, const GateArgs& args,
                      const std::string& planner) {
   json invalid = json::array();
@@ -105,7 +132,8 @@ void add_result_json(nlohmann::ordered_json& object, const harness::GateResult& 
                        {"baseline", c.baseline ? json(*c.baseline) : json(nullptr)},
                        {"now", c.now ? json(*c.now) : json(nullptr)},
                        {"change_percent", c.percent ? json(*c.percent) : json(nullptr)},
-                       {"verdict", harness::change_kind_name(c.kind)}});
+                       {"verdict", harness::change_kind_name(c.kind)},
+                       {"picture", c.picture}});
   }
   object["planner"] = planner;
   object["baseline"] = args.baseline;
@@ -145,6 +173,7 @@ void run_gate(GateArgs& args) {
                       [&](const harness::Progress& p) { progress.stage(cases_progress(p)); });
   }
 
+  write_pictures(r, instances, args.pictures);
   report.text = fmt::format("gate: {} against {}\n\n{}", planner_args, args.baseline, harness::changes_table(r));
   for (const harness::InvalidPlan& i : r.invalid) {
     report.text += fmt::format("\ninvalid plan on {}: {}\n{}reproduce and shrink: {}\n", i.origin, i.verdict.kind,
@@ -190,6 +219,10 @@ void add_gate_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--no-shared", args->no_shared,
                 "leave out ../shared's instances (large ones, which a slow planner may not plan in its time)");
+  cmd->add_option("--pictures", args->pictures,
+                  "the folder the picture of each plan whose arena grew is written to (planck draw's SVG; the "
+                  "table links it)")
+      ->capture_default_str();
   add_output_options(*cmd, args->out);
   cmd->callback([args] { run_gate(*args); });
 }

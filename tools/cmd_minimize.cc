@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -61,7 +62,17 @@ void run_minimize(MinimizeArgs& args) {
     report.text = minimized;
   } else {
     write_output(args.output, minimized);
-    report.text = what + "written: " + args.output + "\n";
+    report.text = what + "written: " + args.output;
+    // The plan and its picture beside the schedule, FILE's name with .plan
+    // and .svg, unless one of them is FILE itself.
+    const std::string base = std::filesystem::path(args.output).replace_extension().string();
+    if (f.verdict.plan && base + ".plan" != args.output && base + ".svg" != args.output) {
+      const auto [plan, picture] = write_plan_and_picture(base, f.minimized, *f.verdict.plan);
+      report.text += ", " + plan + ", " + picture;
+      report.object["plan"] = plan;
+      report.object["picture"] = picture;
+    }
+    report.text += "\n";
   }
   report.object["result"] = "fail";
   report.object["kind"] = f.verdict.kind;
@@ -84,7 +95,9 @@ void add_minimize_command(CLI::App& app) {
       "it fails, and the minimized schedule is printed; 2: bad input.");
   cmd->add_option("schedule", args->schedule, "the failing .sched file")->required();
   add_planner_options(*cmd, args->planner, PlannerClaims::Yes);
-  cmd->add_option("-o,--output", args->output, "write the minimized schedule to this file instead of standard output");
+  cmd->add_option("-o,--output", args->output, "write the minimized schedule to this file instead of standard output, and the "
+                                                "planner's plan and its picture (planck draw) beside it: FILE's name "
+                                                "with .plan and .svg");
   add_time_option(*cmd, args->time, "seconds for shrinking, at most");
   add_output_options(*cmd, args->out);
   cmd->callback([args] { run_minimize(*args); });

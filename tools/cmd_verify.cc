@@ -8,6 +8,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gen/schedule_parts.h"
@@ -71,10 +72,11 @@ struct VerifyArgs {
 };
 
 // The files of a failure: NAME.sched (the minimized schedule, behind a
-// comment saying what failed and how to reproduce it), NAME.plan (the
-// planner's plan, if it gave one) and NAME.txt (the explanation).
+// comment saying what failed and how to reproduce it), NAME.plan and
+// NAME.svg (the planner's plan and its picture, if it gave one) and NAME.txt
+// (the explanation).
 struct FailureFiles {
-  std::string schedule, plan, explanation;
+  std::string schedule, plan, picture, explanation;
 };
 
 FailureFiles write_failure(const std::string& dir, const std::string& name, const harness::Failure& f,
@@ -85,10 +87,7 @@ FailureFiles write_failure(const std::string& dir, const std::string& name, cons
   const std::string base = (fs::path(dir) / name).string();
   FailureFiles w{.schedule = base + ".sched", .explanation = base + ".txt"};
   write_output(w.schedule, commented(what) + print_schedule(f.minimized));
-  if (f.verdict.plan) {
-    w.plan = base + ".plan";
-    write_output(w.plan, print_plan(*f.verdict.plan));
-  }
+  if (f.verdict.plan) std::tie(w.plan, w.picture) = write_plan_and_picture(base, f.minimized, *f.verdict.plan);
   write_output(w.explanation, what);
   return w;
 }
@@ -146,6 +145,7 @@ void run_verify(VerifyArgs& args) {
                                   {"origin", f.origin},
                                   {"schedule", w.schedule},
                                   {"plan", w.plan},
+                                  {"picture", w.picture},
                                   {"explanation", w.explanation},
                                   {"entries_before", gen::count_entries(f.original)},
                                   {"entries_after", gen::count_entries(f.minimized)},
@@ -156,7 +156,8 @@ void run_verify(VerifyArgs& args) {
                             print_schedule(f.minimized));
   if (f.verdict.plan) report.text += "\n" + print_plan(*f.verdict.plan);
   report.text +=
-      fmt::format("\nwritten: {}{}{}\n", w.schedule, w.plan.empty() ? "" : ", " + w.plan, ", " + w.explanation);
+      fmt::format("\nwritten: {}{}{}\n", w.schedule, w.plan.empty() ? "" : ", " + w.plan + ", " + w.picture,
+                  ", " + w.explanation);
   report.finish(kExitFound);
 }
 

@@ -48,7 +48,8 @@ CheckInput load_check_input(const std::string& schedule, const std::string& plan
 std::vector<std::filesystem::path> inputs_in(const std::filesystem::path& dir, const std::string& ext);
 
 void add_plan_command(CLI::App& app);    // planck plan FILE [-o PLAN] [--rewrite] [--planner NAME]
-void add_check_command(CLI::App& app);   // planck check FILE PLAN
+void add_check_command(CLI::App& app);   // planck check FILE PLAN [--picture]
+void add_draw_command(CLI::App& app);    // planck draw FILE PLAN [-o FILE.svg] [--text] [--width N]
 void add_stats_command(CLI::App& app);   // planck stats FILE...
 void add_run_command(CLI::App& app);     // planck run FILE PLAN [--iterations K]
 void add_oracle_command(CLI::App& app);  // planck oracle FILE [--capacity C] [--time S] [-o PLAN]

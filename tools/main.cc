@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "planck " PLANCK_VERSION);
   planck::cli::add_plan_command(app);
   planck::cli::add_check_command(app);
+  planck::cli::add_draw_command(app);
   planck::cli::add_stats_command(app);
   planck::cli::add_run_command(app);
   planck::cli::add_oracle_command(app);

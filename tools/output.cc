@@ -1,10 +1,12 @@
 #include "tools/output.h"
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +22,20 @@ void print_out(std::string_view text) {
   if (written != text.size() || std::fflush(stdout) != 0) {
     throw Exit{kExitBadInput, std::string("standard output: cannot write: ") + std::strerror(errno)};
   }
+}
+
+bool stdout_is_terminal() { return ::isatty(1) == 1; }
+
+std::size_t output_width(std::size_t fallback) {
+  if (!stdout_is_terminal()) return fallback;
+  if (const char* columns = std::getenv("COLUMNS")) {
+    char* end = nullptr;
+    const unsigned long n = std::strtoul(columns, &end, 10);
+    if (end != columns && *end == '\0' && n > 0 && n < 100000) return n;
+  }
+  winsize size{};
+  if (::ioctl(1, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  return fallback;
 }
 
 void check_output_folder(const std::string& path) {

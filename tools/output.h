@@ -8,6 +8,7 @@
 // an error, never a silent truncated result.
 
 #include <chrono>
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <memory>
 #include <string>
@@ -42,6 +43,14 @@ void check_output_folder(const std::string& path);
 // Writes text to standard output and flushes it; ends the command with
 // exit 2 when that fails (a closed pipe, a full disk).
 void print_out(std::string_view text);
+
+// Whether standard output is a terminal.
+bool stdout_is_terminal();
+
+// The characters of a line of standard output: the terminal's width (COLUMNS
+// when it holds a number, else the terminal's own) when it is a terminal,
+// else `fallback`.
+std::size_t output_width(std::size_t fallback);
 
 // A command's result, for people and for programs: the text on standard
 // output and, with `--json FILE`, the same result as one JSON object in
