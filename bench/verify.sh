@@ -2,15 +2,18 @@
 # Figures of `planck verify` on the example planners written elsewhere
 # (examples/): cases per second through each adapter, the seconds until each
 # wrong example is caught, shrunk and written, and for each bug of model v2
-# the median of those seconds over several seeds.
-#   bench/verify.sh [BUILD_DIR] [SECONDS] [SEEDS]     defaults: build/dev, 20, 5
-# Prints two markdown tables. Python runs as its own interpreter, not through
-# a launcher in front of it.
+# and of model v3 the median of those seconds over several seeds.
+#   bench/verify.sh [BUILD_DIR] [SECONDS] [SEEDS] [TABLES]
+# defaults: build/dev, 20, 5, "adapters v2 v3". TABLES names the markdown
+# tables printed: adapters (each planner once, model v1 and the right ones
+# of v2 and v3), v2 and v3 (each bug of that model over seeds 1 to SEEDS).
+# Python runs as its own interpreter, not through a launcher in front of it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/dev}
 seconds=${2:-20}
 seeds=${3:-5}
+tables=${4:-adapters v2 v3}
 planck=$build/tools/planck
 python=$(python3 -c 'import sys; print(sys.executable)')
 py="$python examples/python/first_fit.py"
@@ -79,24 +82,44 @@ else:
 PY
 }
 
-echo "| planner | result | cases | cases/s | seconds to the failure | lines of its schedule |"
-echo "|---|---|---:|---:|---:|---:|"
-run "python, command" --planner-cmd "$py"
-run "python, persistent" --planner-cmd "$py --persistent" --persistent
-run "python, persistent, model v2" --planner-cmd "$py --persistent" --persistent --features v2
-run "python --lanes, persistent, model v2" --planner-cmd "$py --persistent --lanes" --persistent --features v2
-run "C, shared library" --planner-lib "$lib/first_fit.so"
-run "tlsf (in-process, for scale)" --planner tlsf
-for bug in early-free loops phase; do
-  run "python --bug $bug, persistent" --planner-cmd "$py --persistent --bug $bug" --persistent
-done
-run "C first_fit_bug_flag.so" --planner-lib "$lib/first_fit_bug_flag.so"
-run "C first_fit_bug_align128.so" --planner-lib "$lib/first_fit_bug_align128.so"
+# wants TABLE: whether TABLE is among those asked for.
+wants() {
+  [[ " $tables " == *" $1 "* ]]
+}
 
-echo
-echo "| wrong example (model v2) | kind | caught | median seconds to the failure | most lines of its schedule |"
-echo "|---|---|---:|---:|---:|"
-for bug in input-first-use state-temporary inplace-read inplace-view inplace-loop inplace-tail align256 capacity \
-  one-arena; do
-  median "python --bug $bug" --planner-cmd "$py --persistent --bug $bug" --persistent --features v2
-done
+if wants adapters; then
+  echo "| planner | result | cases | cases/s | seconds to the failure | lines of its schedule |"
+  echo "|---|---|---:|---:|---:|---:|"
+  run "python, command" --planner-cmd "$py"
+  run "python, persistent" --planner-cmd "$py --persistent" --persistent
+  run "python, persistent, model v2" --planner-cmd "$py --persistent" --persistent --features v2
+  run "python --lanes, persistent, model v2" --planner-cmd "$py --persistent --lanes" --persistent --features v2
+  run "python, persistent, model v3" --planner-cmd "$py --persistent" --persistent --features v3
+  run "python --lanes, persistent, model v3" --planner-cmd "$py --persistent --lanes" --persistent --features v3
+  run "C, shared library" --planner-lib "$lib/first_fit.so"
+  run "tlsf (in-process, for scale)" --planner tlsf
+  for bug in early-free loops phase; do
+    run "python --bug $bug, persistent" --planner-cmd "$py --persistent --bug $bug" --persistent
+  done
+  run "C first_fit_bug_flag.so" --planner-lib "$lib/first_fit_bug_flag.so"
+  run "C first_fit_bug_align128.so" --planner-lib "$lib/first_fit_bug_align128.so"
+  echo
+fi
+
+if wants v2; then
+  echo "| wrong example (model v2) | kind | caught | median seconds to the failure | most lines of its schedule |"
+  echo "|---|---|---:|---:|---:|"
+  for bug in input-first-use state-temporary inplace-read inplace-view inplace-loop inplace-tail align256 capacity \
+    one-arena; do
+    median "python --bug $bug" --planner-cmd "$py --persistent --bug $bug" --persistent --features v2
+  done
+  echo
+fi
+
+if wants v3; then
+  echo "| wrong example (model v3) | kind | caught | median seconds to the failure | most lines of its schedule |"
+  echo "|---|---|---:|---:|---:|"
+  for bug in streams wait-all record-early loop-positions inplace-streams; do
+    median "python --bug $bug" --planner-cmd "$py --persistent --bug $bug" --persistent --features v3
+  done
+fi

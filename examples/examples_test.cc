@@ -1,9 +1,9 @@
 // The example planners written elsewhere, judged through Planck's adapters:
 // the right ones give valid plans for every schedule of the corpus and of
 // examples/schedules that they read (the C planner reads model v1 only, the
-// Python one v2 as well), refusing only a schedule that no plan fits, and
-// each wrong one gives an invalid plan for at least one of them (and never
-// fails as a planner: its plans are wrong, not absent).
+// Python one v2 and v3 as well), refusing only a schedule that no plan fits,
+// and each wrong one gives an invalid plan for at least one of them (and
+// never fails as a planner: its plans are wrong, not absent).
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -38,7 +38,7 @@ std::vector<std::string> schedules() {
 
 struct Example {
   std::string name;
-  bool python;  // and so reads model v2 as well as v1
+  bool python;  // and so reads models v2 and v3 as well as v1
   std::function<std::unique_ptr<Planner>()> make;
 };
 
@@ -146,6 +146,11 @@ INSTANTIATE_TEST_SUITE_P(
                       python_persistent("python_align256", "--bug align256"),
                       python_persistent("python_capacity", "--bug capacity"),
                       python_persistent("python_one_arena", "--bug one-arena"),
+                      python_persistent("python_streams", "--bug streams"),
+                      python_persistent("python_wait_all", "--bug wait-all"),
+                      python_persistent("python_record_early", "--bug record-early"),
+                      python_persistent("python_loop_positions", "--bug loop-positions"),
+                      python_persistent("python_inplace_streams", "--bug inplace-streams"),
                       library("c_flag", PLANCK_FIRST_FIT_BUG_FLAG),
                       library("c_align128", PLANCK_FIRST_FIT_BUG_ALIGN128)),
     example_name);
@@ -182,6 +187,12 @@ INSTANTIATE_TEST_SUITE_P(
         std::tuple{python("python_align256", "--bug align256"), "examples/schedules/align.sched"},
         std::tuple{python("python_capacity", "--bug capacity"), "examples/schedules/capacity.sched"},
         std::tuple{python("python_one_arena", "--bug one-arena"), "examples/schedules/lanes.sched"},
+        std::tuple{python("python_streams", "--bug streams"), "examples/schedules/streams.sched"},
+        std::tuple{python("python_wait_all", "--bug wait-all"), "examples/schedules/wait-all.sched"},
+        std::tuple{python("python_record_early", "--bug record-early"), "examples/schedules/record-early.sched"},
+        std::tuple{python("python_loop_positions", "--bug loop-positions"), "examples/schedules/loop-positions.sched"},
+        std::tuple{python("python_inplace_streams", "--bug inplace-streams"),
+                   "examples/schedules/inplace-streams.sched"},
         std::tuple{library("c_flag", PLANCK_FIRST_FIT_BUG_FLAG), "corpus/schedules/11-flag-view.sched"},
         std::tuple{library("c_align128", PLANCK_FIRST_FIT_BUG_ALIGN128),
                    "examples/schedules/small-buffers.sched"}),

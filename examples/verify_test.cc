@@ -2,8 +2,9 @@
 // right example passes a bounded run with no false alarm, each wrong one is
 // caught, through the adapter it is written for, with a schedule of at most
 // 12 lines that the written reproduce command fails on again. The Python
-// planner reads model v2 (--features v2): each of its bugs of v2 is caught
-// on generated schedules within a minute, with the failure of its kind.
+// planner reads models v2 and v3 (--features v2, --features v3): each of its
+// bugs of v2 and of v3 is caught on generated schedules within a minute, with
+// the failure of its kind.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -47,6 +48,17 @@ Example python_v2(const std::string& name, const std::string& flags, std::set<st
   e.kinds = std::move(kinds);
   return e;
 }
+// Two buffers share bytes while nothing orders the uses of one before those
+// of the other, though in file order they are apart.
+const std::set<std::string> kRace{"invalid-race"};
+
+// The Python planner judged on model v3, with the kinds of failure its bug gives.
+Example python_v3(const std::string& name, const std::string& flags, std::set<std::string> kinds = {}) {
+  Example e = persistent_python(name, flags);
+  e.planner += " --features v3";
+  e.kinds = std::move(kinds);
+  return e;
+}
 Example library(const std::string& name, const std::string& path) { return {name, false, "--planner-lib " + path}; }
 
 class VerifyExample : public testing::PlanckCommandTest, public ::testing::WithParamInterface<Example> {
@@ -76,7 +88,8 @@ TEST_P(RightExample, PassesTheCorpusAndGeneratedSchedules) {
 
 INSTANTIATE_TEST_SUITE_P(Examples, RightExample,
                          ::testing::Values(persistent_python("python", ""), python_v2("python_v2", ""),
-                                           python_v2("python_v2_lanes", "--lanes"),
+                                           python_v2("python_v2_lanes", "--lanes"), python_v3("python_v3", ""),
+                                           python_v3("python_v3_lanes", "--lanes"),
                                            library("c", PLANCK_FIRST_FIT)),
                          [](const auto& info) { return info.param.name; });
 
@@ -113,6 +126,11 @@ INSTANTIATE_TEST_SUITE_P(
                                 {"invalid-misaligned", "invalid-arena-size", "invalid-outside-arena"}),
                       python_v2("python_capacity", "--bug capacity", {"invalid-over-capacity"}),
                       python_v2("python_one_arena", "--bug one-arena", kSharedBytes),
+                      python_v3("python_streams", "--bug streams", kRace),
+                      python_v3("python_wait_all", "--bug wait-all", kRace),
+                      python_v3("python_record_early", "--bug record-early", kRace),
+                      python_v3("python_loop_positions", "--bug loop-positions", kSharedBytes),
+                      python_v3("python_inplace_streams", "--bug inplace-streams", kRace),
                       library("c_flag", PLANCK_FIRST_FIT_BUG_FLAG),
                       library("c_align128", PLANCK_FIRST_FIT_BUG_ALIGN128)),
     [](const auto& info) { return info.param.name; });
