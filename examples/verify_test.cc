@@ -130,7 +130,8 @@ INSTANTIATE_TEST_SUITE_P(
                       python_v3("python_wait_all", "--bug wait-all", kRace),
                       python_v3("python_record_early", "--bug record-early", kRace),
                       python_v3("python_loop_positions", "--bug loop-positions", kSharedBytes),
-                      python_v3("python_inplace_streams", "--bug inplace-streams", kRace),
+                      python_v3("python_inplace_streams", "--bug inplace-streams",
+                                {"invalid-race", "invalid-inplace-not-allowed"}),
                       library("c_flag", PLANCK_FIRST_FIT_BUG_FLAG),
                       library("c_align128", PLANCK_FIRST_FIT_BUG_ALIGN128)),
     [](const auto& info) { return info.param.name; });

@@ -346,7 +346,7 @@ class Conflicts:
             return False
         if self.bug != "record-early":
             return self.mask[b] & ~self.common[c] == 0
-        # Of b's uses on a stream other than the one of c's use, the first alone must happen before it.
+        # Of b's uses before c's use on a stream other than c's, the first alone must happen before it.
         first, on = {}, {}
         for e in self.tops[b]:
             first.setdefault(self.stream[e], 1 << e)
@@ -354,7 +354,7 @@ class Conflicts:
         firsts = sum(first.values())
         for e in self.tops[c]:
             stream = self.stream[e]
-            if (on.get(stream, 0) | firsts & ~first.get(stream, 0)) & ~self.hb[e]:
+            if self.mask[b] >> e or (on.get(stream, 0) | firsts & ~first.get(stream, 0)) & ~self.hb[e]:
                 return False
         return True
 
