@@ -36,8 +36,11 @@ run() {
   shift
   verify "$name" "$@"
   python3 - "$name" "$out/$name.json" <<'PY'
-import json, sys
+import json, os, sys
 name, path = sys.argv[1], sys.argv[2]
+if not os.path.exists(path):
+    print(f"| {name} | no result (planck failed) | | | | |")
+    sys.exit()
 r = json.load(open(path))
 rate = r["cases"] / r["seconds"] if r["seconds"] > 0 else 0
 if r["result"] == "pass":
@@ -63,10 +66,13 @@ median() {
     runs+=("$out/$name-$seed.json")
   done
   python3 - "$name" "${runs[@]}" <<'PY'
-import json, statistics, sys
+import json, os, statistics, sys
 name, runs = sys.argv[1], sys.argv[2:]
-kinds, seconds, lines = set(), [], []
+kinds, seconds, lines, failed = set(), [], [], 0
 for run in runs:
+    if not os.path.exists(run):  # planck itself failed, writing no result
+        failed += 1
+        continue
     r = json.load(open(run))
     if r["result"] != "fail":
         continue
@@ -74,8 +80,10 @@ for run in runs:
     seconds.append(r["seconds"])
     sched = open(r["failure"]["schedule"]).read()
     lines.append(sched[sched.index("schedule v"):].count("\n"))
+if failed:
+    kinds.add(f"planck failed on {failed} of {len(runs)} seeds")
 if not seconds:
-    print(f"| {name} | not caught | 0/{len(runs)} | | |")
+    print(f"| {name} | {', '.join(sorted(kinds)) or 'not caught'} | 0/{len(runs)} | | |")
 else:
     print(f"| {name} | {', '.join(sorted(kinds))} | {len(seconds)}/{len(runs)} | {statistics.median(seconds):.2f} "
           f"| {max(lines)} |")
