@@ -24,7 +24,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 for ((seed = 1; seed <= cases; seed++)); do
-  "$planck" generate random --features "${FEATURES:-v2}" --size "$size" --seed "$seed" -o "$out/$seed.sched"
+  "$planck" generate random --only "${FEATURES:-v2}" --size "$size" --seed "$seed" -o "$out/$seed.sched"
   status=0
   "$planck" oracle "$out/$seed.sched" --time "$seconds" --json "$out/$seed.json" >/dev/null 2>&1 || status=$?
   if [[ $status -gt 1 ]]; then
@@ -33,9 +33,9 @@ for ((seed = 1; seed <= cases; seed++)); do
   fi
 done
 
-python3 - "$out" "$cases" "$size" "$seconds" <<'PY'
+python3 - "$out" "$cases" "$size" "$seconds" "${FEATURES:-v2}" <<'PY'
 import json, os, sys
-out, cases, size, seconds = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+out, cases, size, seconds, features = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 settled_cases = 0
 devices = {"all": [0, 0], "with a capacity": [0, 0], "with in-place kernels": [0, 0], "aligned below 256": [0, 0]}
 slowest = 0.0
@@ -63,7 +63,7 @@ for seed in range(1, cases + 1):
             devices[g][0] += ok
             devices[g][1] += 1
     settled_cases += every
-print(f"Generated v2 schedules (`planck generate random --size {size}`, seeds 1..{cases}), "
+print(f"Generated {features} schedules (`planck generate random --only {features} --size {size}`, seeds 1..{cases}), "
       f"`planck oracle --time {seconds}` on each:\n")
 print("| | settled | of | share |\n|---|---:|---:|---:|")
 print(f"| cases | {settled_cases} | {cases} | {100 * settled_cases / cases:.1f}% |")

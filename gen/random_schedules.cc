@@ -502,6 +502,7 @@ Schedule generate_unplannable_schedule(Choices& choices, const ScheduleOptions& 
   base.features.huge_sizes = false;
   base.features.disks = false;
   base.features.capacity = false;  // a planner must fail by the overflow, not refuse a capacity first
+  base.features.streams = false;   // nor refuse several streams
   Schedule s = generate_schedule(choices, base);
 
   std::string device = "CPU";

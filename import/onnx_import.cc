@@ -405,6 +405,7 @@ class Importer {
         subs.push_back(std::move(s));
       }
     }
+    const std::size_t made_to = imported_.schedule.storage.size();
     std::vector<StorageId> outputs;
     for (int i = 0; i < node.output_size(); ++i) {
       const std::string& name = node.output(i);
@@ -445,7 +446,7 @@ class Importer {
         wrapper.kind = Entry::Kind::Loop;
         wrapper.mutable_flag().push_back(storage_arg(s.outputs.front()));
       }
-      mark_local(made_from, s);
+      mark_local(made_from, made_to, s);
     } else {
       // Every subgraph, then the node, which reads what the one that ran wrote.
       std::vector<StorageId> args = outputs;
@@ -462,12 +463,12 @@ class Importer {
 
   // The values the body of a Loop or Scan computes, other than its inputs
   // and outputs, are rewritten every iteration and read nowhere else: local
-  // to the loop (docs/model-v3.md#loop-local-storage). Storage from `from`
-  // on was made while the body was read.
+  // to the loop (docs/model-v3.md#loop-local-storage). Storage [from, to)
+  // was made while the body was read.
   template <class Sub>
-  void mark_local(std::size_t from, const Sub& body) {
+  void mark_local(std::size_t from, std::size_t to, const Sub& body) {
     std::vector<Storage>& storage = imported_.schedule.storage;
-    for (std::size_t id = from; id < storage.size(); ++id) {
+    for (std::size_t id = from; id < to; ++id) {
       Storage& st = storage[id];
       const auto boundary = [&](const std::vector<StorageId>& ids) {
         return std::find(ids.begin(), ids.end(), static_cast<StorageId>(id)) != ids.end();

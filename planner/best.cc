@@ -24,7 +24,12 @@ class BestPlanner final : public Planner {
 
   Result<Plan> plan(const Schedule& s) const override {
     std::vector<Result<Plan>> results;
-    for (const std::string& name : best_candidates()) results.push_back(make_planner(name)->plan(s));
+    for (const std::string& name : best_candidates()) {
+      Result<Plan> r = make_planner(name)->plan(s);
+      // A planner of one stream refusing several is no candidate.
+      if (!r && r.error().kind == "planner-streams") continue;
+      results.push_back(std::move(r));
+    }
     if (results.empty()) return Error{"", "best has no candidate planner"};
     return std::move(results[best_of(results)]);
   }

@@ -103,7 +103,7 @@ const std::vector<BadInput>& cases() {
       // Parse errors in each format, at their place.
       {"ScheduleParseError", with(kGood, "bad.sched", "schedule v1\nkernel k0 a\n"), "plan {dir}/bad.sched", 2,
        "bad.sched:2:11: undeclared name `a`"},
-      {"ScheduleHeader", with(kGood, "bad.sched", "schedule v3\n"), "oracle {dir}/bad.sched", 2, "bad.sched:1:"},
+      {"ScheduleHeader", with(kGood, "bad.sched", "schedule v4\n"), "oracle {dir}/bad.sched", 2, "bad.sched:1:"},
       {"PlanParseError", with(kGood, "bad.plan", "plan v1\narena arena0 CPU lots\n"), "check {dir}/s.sched {dir}/bad.plan",
        2, "bad.plan:2:"},
       {"CsvParseError", with(kGood, "bad.csv", "id,lower,upper,size\na,0,x,100\n"), "oracle {dir}/bad.csv", 2,

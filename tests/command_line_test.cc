@@ -242,9 +242,9 @@ TEST_F(Answers, CheckAndStatsDescribeAPlanAlike) {
 // What a planner supports: a list that names nothing is bad usage; a
 // command is given model v1 alone unless --features says more.
 TEST_F(Answers, FeaturesNameWhatAPlannerSupportsAndACommandGetsModelV1) {
-  const CommandResult bad = planck("verify --planner tlsf --features v1,v3 --cases 1");
+  const CommandResult bad = planck("verify --planner tlsf --features v1,v4 --cases 1");
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_THAT(bad.err, HasSubstr("no feature is named 'v3'"));
+  EXPECT_THAT(bad.err, HasSubstr("no feature is named 'v4'"));
   const std::string v2 = write("v2.sched", "schedule v2\ndevice CPU align=64\nbuffer a CPU int8 100\nkernel k a\n");
   const CommandResult v1_only = planck("minimize " + v2 + " --planner-cmd cat");
   EXPECT_EQ(v1_only.exit_code, 2);

@@ -33,7 +33,7 @@ struct GenerateArgs {
   std::uint64_t seed = 1;
   std::string output;
   Sizes sizes;  // the size flags given
-  std::string features;  // random: the features it may use, as --features lists them
+  std::string features;  // random: --only, the features it may use, as --features lists them
   OutputOptions out;
 };
 
@@ -68,7 +68,7 @@ void take(const Sizes& sizes, const std::string& flag, std::uint64_t& field) {
   if (auto it = sizes.find(flag); it != sizes.end()) field = it->second;
 }
 
-// The features `generate random` may use: every one, or --features'.
+// The features `generate random` may use: every one, or those of --only.
 gen::Features& random_features() {
   static gen::Features features;
   return features;
@@ -166,10 +166,10 @@ void run_generate(const GenerateArgs& args) {
   }
   if (!args.features.empty()) {
     if (kind->name != "random") {
-      throw Exit{kExitBadInput, fmt::format("planck generate: --features applies to random, not to {}", kind->name)};
+      throw Exit{kExitBadInput, fmt::format("planck generate: --only applies to random, not to {}", kind->name)};
     }
     Result<gen::Features> f = gen::parse_features(args.features);
-    if (!f) throw Exit{kExitBadInput, "planck generate: --features: " + f.error().message()};
+    if (!f) throw Exit{kExitBadInput, "planck generate: --only: " + f.error().message()};
     random_features() = *f;
   }
   Result<Schedule> s = [&] {
@@ -206,9 +206,9 @@ void add_generate_command(CLI::App& app) {
   cmd->add_option("kind", args->kind, "what to generate (listed below)")->required();
   add_seed_option(*cmd, args->seed);
   cmd->add_option("-o,--output", args->output, "write the schedule to this file instead of standard output");
-  cmd->add_option("--features", args->features,
-                  "random: the features of the model it may use, as planck verify --features lists them (v1, v2, "
-                  "v3, names); default every one");
+  cmd->add_option("--only", args->features,
+                  "random: only these features of the model, listed as planck verify --features lists them (v1, "
+                  "v2, v3, names); default every one");
   const std::pair<const char*, const char*> sizes[] = {
       {"--batch", "batch size"},
       {"--sequence", "tokens per sequence"},

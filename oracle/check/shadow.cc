@@ -462,6 +462,7 @@ class Runner {
   bool hands_in_order(const Entry& call) {
     for (const Handed& h : handed_) {
       const Tracked& in = tracked_[h.in];
+      if (h.from == in.begin) continue;  // an output of 0 bytes: nothing is handed
       for (const auto& [stream, use] : in.last_on_stream) {
         if (use.entry == entry_ || order_->happens_before().before(use.entry, entry_)) continue;
         std::size_t out = h.in;  // the buffer the pair hands the bytes to

@@ -112,9 +112,14 @@ Status Solver::set_up_parts() {
         return static_cast<std::size_t>(std::lower_bound(part.members.begin(), part.members.end(), i) -
                                         part.members.begin());
       };
+      // Items of no bytes belong to no part.
+      const auto member = [&](std::size_t at, std::size_t i) {
+        return at < part.members.size() && part.members[at] == i;
+      };
       for (const auto& [i, j] : *problem_.conflicts) {
         const std::size_t a = local(i);
-        if (a < part.members.size() && part.members[a] == i) pairs.emplace_back(a, local(j));
+        const std::size_t b = local(j);
+        if (member(a, i) && member(b, j)) pairs.emplace_back(a, b);
       }
       part.together = Together(part.members.size(), pairs);
     }
