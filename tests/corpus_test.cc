@@ -151,7 +151,8 @@ INSTANTIATE_TEST_SUITE_P(Corpus, CorpusSchedule, ::testing::ValuesIn(v1_and_v2_s
 
 // A regression is a schedule that once broke a planner or an oracle; each
 // carries a comment saying what it caught. Every planner must plan it into
-// a plan the checker accepts.
+// a plan the checker accepts, but for one that plans one stream, which
+// refuses a schedule on several (kind planner-streams).
 class RegressionSchedule : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RegressionSchedule, EveryPlannerGivesAValidPlan) {
@@ -159,6 +160,7 @@ TEST_P(RegressionSchedule, EveryPlannerGivesAValidPlan) {
   ASSERT_TRUE(s.ok()) << s.error().message();
   for (const std::string& name : harness::offered_planner_names()) {
     auto plan = harness::make_offered_planner(name)->plan(*s);
+    if (!plan.ok() && plan.error().kind == "planner-streams") continue;
     ASSERT_TRUE(plan.ok()) << name << ": " << plan.error().message();
     EXPECT_EQ(violations_text(oracle::check_plan(*s, *plan)), "") << name;
     auto run = oracle::run_shadow(*s, *plan);
