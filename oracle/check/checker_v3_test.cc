@@ -15,6 +15,7 @@
 #include "oracle/check/order.h"
 #include "oracle/check/lifetimes.h"
 #include "tests/judged.h"
+#include "tests/v3_schedules.h"
 
 namespace planck::oracle {
 namespace {
@@ -29,16 +30,10 @@ std::vector<Rule> rules(const std::vector<Violation>& v) {
   return out;
 }
 
-// a and b at the same place.
-constexpr std::string_view kSamePlace = "plan v1\narena arena0 CUDA 1024\nplace a arena0 0\nplace b arena0 0\n";
+using testing::kSamePlace;
 
 TEST(CheckerV3, TwoStreamsWithoutAnEventRace) {
-  const std::vector<Violation> v = check(R"(schedule v3
-buffer a CUDA float32 256
-buffer b CUDA float32 256
-kernel k1 a stream=s1
-kernel k2 b stream=s2
-)",
+  const std::vector<Violation> v = check(testing::kTwoStreams,
                                          kSamePlace);
   ASSERT_EQ(rules(v), std::vector<Rule>{Rule::Race});
   EXPECT_EQ(v[0].message,
@@ -48,14 +43,7 @@ kernel k2 b stream=s2
 }
 
 TEST(CheckerV3, AnEventOrdersTheTwoStreams) {
-  EXPECT_EQ(check(R"(schedule v3
-buffer a CUDA float32 256
-buffer b CUDA float32 256
-kernel k1 a stream=s1
-record e stream=s1
-wait e stream=s2
-kernel k2 b stream=s2
-)",
+  EXPECT_EQ(check(testing::kTwoStreamsOrdered,
                   kSamePlace),
             std::vector<Violation>{});
 }
@@ -76,14 +64,7 @@ TEST(CheckerV3, TheDefaultStreamIsAStreamLikeAnyOther) {
 
 // A wait orders its own stream only: the third stream still races.
 TEST(CheckerV3, AWaitOrdersOnlyItsOwnStream) {
-  EXPECT_EQ(rules(check(R"(schedule v3
-buffer a CUDA float32 256
-buffer b CUDA float32 256
-kernel k1 a stream=s1
-record e stream=s1
-wait e stream=s2
-kernel k2 b stream=s3
-)",
+  EXPECT_EQ(rules(check(testing::kWaitOnAnotherStream,
                         kSamePlace)),
             std::vector<Rule>{Rule::Race});
 }

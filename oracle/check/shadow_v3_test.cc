@@ -10,6 +10,7 @@
 
 #include "oracle/check/shadow.h"
 #include "tests/judged.h"
+#include "tests/v3_schedules.h"
 
 namespace planck::oracle {
 namespace {
@@ -17,15 +18,10 @@ namespace {
 using ::testing::HasSubstr;
 using testing::run;
 
-constexpr std::string_view kSamePlace = "plan v1\narena arena0 CUDA 1024\nplace a arena0 0\nplace b arena0 0\n";
+using testing::kSamePlace;
 
 TEST(ShadowV3, AClaimAcrossUnorderedStreamsIsARace) {
-  const ShadowRun r = run(R"(schedule v3
-buffer a CUDA float32 256
-buffer b CUDA float32 256
-kernel k1 a stream=s1
-kernel k2 b stream=s2
-)",
+  const ShadowRun r = run(testing::kTwoStreams,
                           kSamePlace);
   ASSERT_TRUE(r.clobber.has_value());
   EXPECT_TRUE(r.clobber->race);
@@ -37,27 +33,13 @@ kernel k2 b stream=s2
 }
 
 TEST(ShadowV3, AnEventOrdersTheClaim) {
-  const ShadowRun r = run(R"(schedule v3
-buffer a CUDA float32 256
-buffer b CUDA float32 256
-kernel k1 a stream=s1
-record e stream=s1
-wait e stream=s2
-kernel k2 b stream=s2
-)",
+  const ShadowRun r = run(testing::kTwoStreamsOrdered,
                           kSamePlace);
   EXPECT_FALSE(r.clobber.has_value()) << r.clobber->message();
 }
 
 TEST(ShadowV3, AWaitForAnotherStreamDoesNotOrderAThird) {
-  const ShadowRun r = run(R"(schedule v3
-buffer a CUDA float32 256
-buffer b CUDA float32 256
-kernel k1 a stream=s1
-record e stream=s1
-wait e stream=s2
-kernel k2 b stream=s3
-)",
+  const ShadowRun r = run(testing::kWaitOnAnotherStream,
                           kSamePlace);
   ASSERT_TRUE(r.clobber.has_value());
   EXPECT_TRUE(r.clobber->race);
