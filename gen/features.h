@@ -1,5 +1,5 @@
 #pragma once
-// The features of the schedule model (SPEC sections 2 and 10) that a generated
+// The features of the schedule model (docs/formats.md#schedules-sched and docs/model-v2.md) that a generated
 // schedule may use, each behind a switch, and which of them a schedule uses.
 
 #include <span>
@@ -31,14 +31,14 @@ struct Features {
   bool huge_sizes = true;       // sizes of kHugeBytes and more, up to near 2^62
   bool copies = true;           // copy calls
   bool unused_storage = true;   // declarations that no entry takes
-  // Model v2 (SPEC section 10).
+  // Model v2 (docs/model-v2.md).
   bool align = true;            // `device` lines, with an align other than 256
   bool capacity = true;         // `device` lines with a capacity
   bool inputs = true;           // buffers marked `input`
   bool outputs = true;          // buffers marked `output`
   bool state = true;            // buffers marked `state`
   bool inplace = true;          // kernels that declare `inplace=OUT:IN`
-  // Model v3 (SPEC section 11).
+  // Model v3 (docs/model-v3.md).
   bool streams = true;          // entries on several streams, `record` and `wait`
   bool local = true;            // buffers marked `local` inside loops
 };
@@ -49,7 +49,7 @@ struct FeatureSwitch {
   std::string_view name;
   std::string_view description;
   bool Features::*on;
-  int model = 1;  // the model that brings it: 1, 2 (SPEC section 10) or 3 (section 11)
+  int model = 1;  // the model that brings it: 1, 2 (docs/model-v2.md) or 3 (docs/model-v3.md)
 };
 std::span<const FeatureSwitch> feature_switches();
 

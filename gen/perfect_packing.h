@@ -5,7 +5,7 @@
 // bytes or in time), and the pieces again, until there are `buffers` pieces
 // (guillotine cuts). Each piece is a buffer of its width and its span of
 // entries; the kernel at the first entry of its span writes it and the
-// kernel at the last reads it, so its lifetime (SPEC section 3) is exactly
+// kernel at the last reads it, so its lifetime (docs/planners.md#the-reference-planner-tlsf) is exactly
 // that span. The pieces tile the rectangle: at every entry the buffers alive
 // hold `width` units, so the peak is width x 256 bytes, and the pieces' own
 // places fit the arena of that size. The least arena equals the peak.

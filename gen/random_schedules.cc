@@ -144,8 +144,8 @@ class Builder {
     return io;
   }
 
-  // The first and last top-level entry that takes each storage (SPEC
-  // section 3, rule 1, without the stretching of rule 3), or -1.
+  // The first and last top-level entry that takes each storage (docs/planners.md#the-reference-planner-tlsf,
+  // rule 1, without the stretching of rule 3), or -1.
   void top_level_uses(std::vector<long>& first, std::vector<long>& last) const {
     first.assign(s_.storage.size(), -1);
     last.assign(s_.storage.size(), -1);
@@ -159,7 +159,7 @@ class Builder {
   }
 
   // `inplace=OUT:IN` on kernels at every depth: mostly where IN's last
-  // top-level entry and OUT's first are the kernel's (where SPEC section 10
+  // top-level entry and OUT's first are the kernel's (where docs/model-v2.md
   // lets OUT take IN's bytes, at the top level), now and then anywhere.
   // Where one is made, IN is often given OUT's size and OUT IN's phase, so
   // that the sharing is allowed; sometimes the kernel takes IN through a
@@ -210,7 +210,7 @@ class Builder {
   }
 
   // Mostly, gives IN at least OUT's bytes and OUT IN's phase, where neither
-  // is huge and the sizes fit the dtypes, for a sharing SPEC section 10
+  // is huge and the sizes fit the dtypes, for a sharing docs/model-v2.md
   // allows.
   void make_fit(const InPlace& pair) {
     Storage& out = s_.storage[pair.out];

@@ -1,5 +1,5 @@
 #pragma once
-// Random schedules (SPEC section 2), valid by construction, from any source
+// Random schedules (docs/formats.md#schedules-sched), valid by construction, from any source
 // of choices (gen/choices.h).
 //
 // By default a schedule exercises every feature of the model: buffers from 0
@@ -8,7 +8,7 @@
 // four deep, copies, range and flag loops nested up to three deep, flags
 // reached through views, and storage named as arenas would be, so that the
 // rewrite has to skip those names. A planner that supports part of the model
-// only (SPEC section 9) is judged on schedules with the rest switched off.
+// only (docs/verification.md#judging-your-own-planner) is judged on schedules with the rest switched off.
 
 #include "gen/choices.h"
 #include "gen/features.h"

@@ -1,4 +1,4 @@
-// The generator makes valid schedules of every feature of SPEC section 2
+// The generator makes valid schedules of every feature of docs/formats.md#schedules-sched
 // from any source of choices, and a feature switched off is never used.
 
 #include "gen/random_schedules.h"

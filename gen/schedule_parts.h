@@ -16,7 +16,7 @@ Arg storage_arg(StorageId id);
 Entry kernel_call(std::string name, Args args = {});
 Storage buffer_decl(std::string name, std::string device, Dtype dtype, Bytes bytes);
 
-// Views of an argument (SPEC section 2): shrink(base, start, length),
+// Views of an argument (docs/formats.md#schedules-sched): shrink(base, start, length),
 // bitcast(base, dtype), after(base).
 Arg shrink_view(Arg base, Bytes start, Bytes length);
 Arg bitcast_view(Arg base, Dtype dtype);
@@ -57,7 +57,7 @@ void drop_unused_storage(Schedule& s);
 void renumber_storage(Schedule& s, const std::vector<StorageId>& renumbered);
 
 // Drops every `inplace=OUT:IN` that the kernel's arguments no longer allow
-// (SPEC section 10): OUT or IN not among its plain arguments, or the same.
+// (docs/model-v2.md): OUT or IN not among its plain arguments, or the same.
 void repair_inplace(Schedule& s);
 
 // Clamps every shrink view to its base and turns every bitcast that no

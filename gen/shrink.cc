@@ -75,7 +75,7 @@ Arg& arg_at(Schedule& s, const Edit& edit) {
   return edit.arg == Edit::kFlag ? e.mutable_flag().front() : e.args[edit.arg];
 }
 
-// The arguments of a loop in the order its entry takes them (SPEC section 3,
+// The arguments of a loop in the order its entry takes them (docs/planners.md#the-reference-planner-tlsf,
 // rule 1): its calls', nested loops' included, then its flag.
 void collect_args(const Entry& e, Args& out) {
   for (const Arg& a : e.args) out.push_back(a);

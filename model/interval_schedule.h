@@ -5,7 +5,7 @@
 // The schedule has one device, `CSV`, and one int8 buffer per row, named by
 // the row's id and declared at its line. Entry t is a kernel `t<t>` taking
 // the buffers whose rows begin at t, in row order, then those that end
-// there; so the lifetime SPEC section 3 gives a row's buffer is its interval
+// there; so the lifetime docs/planners.md#the-reference-planner-tlsf gives a row's buffer is its interval
 // exactly, entries lower..upper-1 for [lower, upper), and buffers first
 // appear by lower, then in row order.
 
@@ -30,7 +30,7 @@ inline constexpr std::int64_t kMaxIntervalSteps = std::int64_t{1} << 22;
 // kMaxIntervalSteps, or whose bytes would reach 2^62.
 Result<Schedule> interval_schedule(const IntervalProblem& p, Bytes unit = 1);
 
-// Interval problems are placed at alignment 1 (SPEC section 2), while the
+// Interval problems are placed at alignment 1 (docs/formats.md#schedules-sched), while the
 // checker judges places and blocks of 256 bytes (section 7). Taking each
 // byte of the problem as a block of kPlaceAlign bytes makes the two rules
 // one: a plan places the rows at alignment 1, each inside its arena and none

@@ -31,7 +31,7 @@ std::vector<std::string> names_taken(const Schedule& s, std::size_t entry) {
   return names;
 }
 
-// SPEC section 3's lifetime of each buffer, by name: the first and the last
+// docs/planners.md#the-reference-planner-tlsf's lifetime of each buffer, by name: the first and the last
 // top-level entry that takes it.
 std::map<std::string, std::pair<std::size_t, std::size_t>> lifetimes(const Schedule& s) {
   std::map<std::string, std::pair<std::size_t, std::size_t>> life;

@@ -1,5 +1,5 @@
 #pragma once
-// A lifetime (SPEC section 3, rule 3): the top-level entries, from the first
+// A lifetime (docs/planners.md#rule-3-lifetimes): the top-level entries, from the first
 // to the last, that take a storage of a schedule. The planners
 // (planner/rules.h), the oracles (oracle/check/lifetimes.h) and the
 // properties' reference model each find lifetimes their own way, written

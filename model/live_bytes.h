@@ -40,7 +40,7 @@ std::optional<Bytes> arena_total(const Plan& p);
 
 // A device with a capacity that its planned buffers (`planned`, each on its
 // storage's device) do not fit side by side, each in blocks of max(256,
-// align), the coarsest any planner of SPEC section 10 rounds to: where a
+// align), the coarsest any planner of docs/model-v2.md rounds to: where a
 // planner may refuse to plan. A sentence with the device and its figures,
 // or nullopt when every capacity holds its buffers so.
 std::optional<std::string> capacity_too_small(const Schedule& s, const std::vector<Lifetime>& planned);

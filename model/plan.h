@@ -1,5 +1,5 @@
 #pragma once
-// The plan file (SPEC section 5): the contract between a planner, this
+// The plan file (docs/formats.md#plans-plan): the contract between a planner, this
 // project's or anybody's, and the checker, the shadow executor and the rewrite.
 //
 //   plan v1

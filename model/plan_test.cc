@@ -15,7 +15,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// The example of SPEC section 5.
+// The example of docs/formats.md#plans-plan.
 constexpr std::string_view kSpecExample = R"(plan v1
 arena arena0 CUDA 8192
 place t0 arena0 0

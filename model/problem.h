@@ -1,5 +1,5 @@
 #pragma once
-// An input of either format the planners and oracles read (SPEC section 2):
+// An input of either format the planners and oracles read (docs/formats.md#schedules-sched):
 // a schedule in .sched text, or an interval problem as CSV.
 
 #include <string>

@@ -13,11 +13,11 @@ namespace planck {
 struct Error {
   std::string where;  // "FILE:LINE:COL", "FILE", or empty
   std::string what;
-  // Empty for bad input. A planner's own failure names its kind (SPEC
-  // section 9): "planner-exit", "planner-signal", "planner-timeout",
+  // Empty for bad input. A planner's own failure names its kind (docs/verification.md#judging-your-own-planner):
+  // "planner-exit", "planner-signal", "planner-timeout",
   // "planner-output", or "planner-error" for one the planner reported itself;
   // kOverCapacity for a planner that finds no plan within a device's
-  // capacity (SPEC section 10).
+  // capacity (docs/model-v2.md).
   std::string kind;
 
   std::string message() const { return where.empty() ? what : where + ": " + what; }

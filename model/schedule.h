@@ -1,7 +1,7 @@
 #pragma once
-// The schedule model (SPEC section 2): storage declarations and a list of
+// The schedule model (docs/formats.md#schedules-sched): storage declarations and a list of
 // entries run in order, each a call (kernel, copy), a loop (range, loop) or,
-// in model v3, an event's record or wait on a stream (SPEC section 11).
+// in model v3, an event's record or wait on a stream (docs/model-v3.md).
 
 #include <cstdint>
 #include <optional>
@@ -23,7 +23,7 @@ using Bytes = std::uint64_t;
 inline constexpr Bytes kMaxBytes = Bytes{1} << 62;
 
 // Places in an arena are multiples of this, and planned sizes are rounded up
-// to it, on a device no `device` line gives another alignment (SPEC section 10).
+// to it, on a device no `device` line gives another alignment (docs/model-v2.md).
 inline constexpr Bytes kPlaceAlign = 256;
 // A device's alignment is a power of two from 1 to this.
 inline constexpr Bytes kMaxAlign = Bytes{1} << 20;
@@ -59,7 +59,7 @@ inline bool is_disk(std::string_view device) {
 }
 
 // What the caller does with a planned buffer around a run of the schedule
-// (SPEC section 10): bits of Storage::io.
+// (docs/model-v2.md): bits of Storage::io.
 enum IoBits : std::uint8_t {
   kInput = 1,   // written before entry 0: it lives from entry 0
   kOutput = 2,  // read after the last entry: it lives to the last entry
@@ -91,7 +91,7 @@ inline bool lives_from_start(const Storage& s) { return (s.io & (kInput | kState
 // A buffer the caller reads after the schedule runs (output or state).
 inline bool lives_to_end(const Storage& s) { return (s.io & (kOutput | kState)) != 0; }
 
-// A `device` line (SPEC section 10): the alignment of every place on the
+// A `device` line (docs/model-v2.md): the alignment of every place on the
 // device, and the memory its arenas may take together.
 struct Device {
   Name name;
@@ -185,7 +185,7 @@ inline StorageId storage_of(const Arg& arg) {
   return a->storage;
 }
 
-// A stream of model v3 (SPEC section 11): an index into Schedule::streams.
+// A stream of model v3 (docs/model-v3.md): an index into Schedule::streams.
 // 0 is the default stream, which has no name.
 using StreamId = std::uint16_t;
 // A schedule names at most this many streams besides the default one.
@@ -256,8 +256,8 @@ struct Schedule {
   std::optional<Bytes> capacity_of(std::string_view device) const;
   // The lowest model that says everything it says, which its text's header
   // names: 3 with a stream other than the default, an event or a `local`
-  // buffer (SPEC section 11); else 2 with a device line, a planned input,
-  // output or state, or an in-place kernel (SPEC section 10); else 1.
+  // buffer (docs/model-v3.md); else 2 with a device line, a planned input,
+  // output or state, or an in-place kernel (docs/model-v2.md); else 1.
   int version() const;
   // Whether it says anything v1 cannot: version() >= 2.
   bool uses_v2() const { return version() >= 2; }
@@ -294,7 +294,7 @@ inline std::optional<Bytes> checked_round_up(Bytes x, Bytes align) {
 // The error of rounded_size for s.
 Error rounded_size_overflow(const Storage& s);
 
-// SPEC section 3, rule 4: the bytes a planned buffer is given,
+// docs/planners.md#rule-4-sizes: the bytes a planned buffer is given,
 // round_up(phase + bytes, align), or an error naming it on overflow. The
 // align is 256 in v1; in v2 it is the unit a planner or the checker places
 // the buffer's device in (a power of two).

@@ -1,5 +1,5 @@
 #pragma once
-// The canonical .sched text of a schedule (SPEC section 2), which the reader
+// The canonical .sched text of a schedule (docs/formats.md#schedules-sched), which the reader
 // (schedule_reader.h) reads back to the same schedule:
 // print_schedule(parse_schedule(print_schedule(s))) == print_schedule(s).
 

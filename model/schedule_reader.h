@@ -1,5 +1,5 @@
 #pragma once
-// The .sched text format (SPEC section 2): its reader. The printer that
+// The .sched text format (docs/formats.md#schedules-sched): its reader. The printer that
 // writes it back is schedule_printer.h.
 
 #include <string>

@@ -1,4 +1,4 @@
-// The .sched format's v2 (SPEC section 10): device lines, planned inputs,
+// The .sched format's v2 (docs/model-v2.md): device lines, planned inputs,
 // outputs and state, in-place kernels; canonical printing that falls back
 // to v1 when nothing of v2 is used; and each bad v2 input at its place.
 

@@ -1,5 +1,5 @@
 #pragma once
-// What a call takes, as the rules of in-place kernels (SPEC section 10) read
+// What a call takes, as the rules of in-place kernels (docs/model-v2.md) read
 // it: the planner, the checker and the shadow executor alike.
 
 #include "model/schedule.h"

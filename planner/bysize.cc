@@ -5,7 +5,7 @@
 // Buffers go, largest first, each to the lowest gap that fits it between the
 // [offset, offset + size) ranges of the buffers already placed that are alive
 // with it, scanning those ranges by offset from 0; with no such gap it goes
-// above them all. The paper takes the smallest fitting gap; SPEC section 6
+// above them all. The paper takes the smallest fitting gap; docs/planners.md#the-other-planners
 // takes the lowest, which keeps every buffer as low as it can go.
 //
 // A buffer that an in-place kernel lets share its partner's bytes

@@ -1,4 +1,4 @@
-// bysize's placement rule as SPEC section 6 states it, each buffer compared
+// bysize's placement rule as docs/planners.md#the-other-planners states it, each buffer compared
 // with every buffer placed before it: O(n^2) per device. A buffer that may
 // share its in-place partner's place (per_device.h) takes it when the
 // partner is placed and no other buffer alive with it is in the way. The oracle the fast
@@ -7,7 +7,7 @@
 // Buffers go, largest first, each to the lowest gap that fits it between the
 // [offset, offset + size) ranges of the buffers already placed that are alive
 // with it, scanning those ranges by offset from 0; with no such gap it goes
-// above them all. The paper takes the smallest fitting gap; SPEC section 6
+// above them all. The paper takes the smallest fitting gap; docs/planners.md#the-other-planners
 // takes the lowest, which keeps every buffer as low as it can go.
 
 #include <algorithm>

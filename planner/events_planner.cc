@@ -1,5 +1,5 @@
 // Rules 4 to 7 over events sorted in full (events_planner.h), and the
-// `tinygrad` planner (SPEC section 10): tinygrad's current rule
+// `tinygrad` planner (docs/model-v2.md): tinygrad's current rule
 // (tinygrad/schedule/memory.py), section 3's rules with three changes. A
 // planned buffer that some copy takes is in its device's copy lane, every
 // other in its compute lane; each (device, lane) with a buffer has a TLSF

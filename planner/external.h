@@ -1,6 +1,6 @@
 #pragma once
 // Planners written elsewhere, in any language, behind the Planner interface
-// (SPEC section 9). Each is given the schedule in canonical .sched text and
+// (docs/verification.md#judging-your-own-planner). Each is given the schedule in canonical .sched text and
 // answers with .plan text; a failure of the planner itself (it exits, is
 // killed, runs out of time, or answers with something that is not a plan
 // file) is an Error whose kind names it, never mistaken for a wrong plan:

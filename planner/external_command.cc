@@ -1,4 +1,4 @@
-// The planner as a command (SPEC section 9): a process per schedule, or one
+// The planner as a command (docs/verification.md#judging-your-own-planner): a process per schedule, or one
 // persistent process that plans schedule after schedule.
 
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
 #pragma once
-// The process of a planner run as a command (SPEC section 9): /bin/sh -c
+// The process of a planner run as a command (docs/verification.md#judging-your-own-planner): /bin/sh -c
 // COMMAND in a process group of its own, its standard input, output and
 // error on pipes that Planck serves together with poll(), so that a planner
 // that writes much on standard error, or never reads its input, cannot
@@ -52,7 +52,7 @@ struct ExitStatus {
 inline std::string printable(std::string_view text) { return escaped(text, "\t\n"); }
 
 // A planner's answer `over-capacity: MESSAGE` (one line, a newline at the end
-// allowed): its refusal to plan past a device's capacity (SPEC section 10),
+// allowed): its refusal to plan past a device's capacity (docs/model-v2.md),
 // an error of kind kOverCapacity that quotes MESSAGE. Any other answer: none.
 std::optional<Error> over_capacity_answer(std::string_view answer, std::string_view planner);
 

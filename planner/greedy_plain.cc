@@ -1,4 +1,4 @@
-// greedy's placement rule as SPEC section 6 states it, each buffer compared
+// greedy's placement rule as docs/planners.md#the-other-planners states it, each buffer compared
 // with every buffer of every object: O(n^2) per device. The oracle the fast
 // greedy (greedy.cc) is tested against, plan for plan; not in the registry.
 //

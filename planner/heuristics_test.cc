@@ -1,4 +1,4 @@
-// The planners of SPEC section 6: each scenario is a small table of buffers
+// The planners of docs/planners.md#the-other-planners: each scenario is a small table of buffers
 // and the exact places expected, derived by hand in a comment. Lifetimes are
 // inclusive ranges of top-level entries; "rounded" is round_up(phase +
 // bytes, 256), the bytes a planner keeps apart.
@@ -555,7 +555,7 @@ TEST(HeuristicRegistry, EveryNameMakesThePlannerOfThatName) {
 }
 
 // Random small schedules of every feature (gen/random_schedules.h), with each
-// planned buffer's lifetime found here by rules 1 to 3 of SPEC section 3,
+// planned buffer's lifetime found here by rules 1 to 3 of docs/planners.md#the-reference-planner-tlsf,
 // apart from planner/lifetimes.
 struct RandomCase {
   Schedule schedule;

@@ -1,5 +1,5 @@
 #pragma once
-// The in-place pairs a planner may use (SPEC section 10), as the planners
+// The in-place pairs a planner may use (docs/model-v2.md), as the planners
 // read the rule: a top-level kernel's `inplace=OUT:IN` where IN's last entry
 // and OUT's first are the kernel's (lifetimes as stretched by input, output
 // and state), IN is neither output nor state, OUT neither input nor state,

@@ -1,5 +1,5 @@
 #pragma once
-// The two switches of SPEC section 3 that come from the environment: rule 9's
+// The two switches of docs/planners.md#the-reference-planner-tlsf that come from the environment: rule 9's
 // NO_MEMORY_PLANNER and rule 10's DEBUG.
 
 #include "model/result.h"

@@ -1,8 +1,8 @@
 #pragma once
 // What the per-device heuristics (greedy, bysize, naive) share around their
 // placement rule: the planned buffers of one device as the rule sees them,
-// and the plan made from the places it picks, through the rules of SPEC
-// section 3 (rules.h). Internal to planner/.
+// and the plan made from the places it picks, through the rules of docs/planners.md#the-reference-planner-tlsf
+// (rules.h). Internal to planner/.
 
 #include <chrono>
 #include <cstddef>

@@ -1,5 +1,5 @@
 #pragma once
-// greedy's and bysize's placement rules as SPEC section 6 states them, each
+// greedy's and bysize's placement rules as docs/planners.md#the-other-planners states them, each
 // buffer compared with every buffer placed before it: O(n^2) per device. Not
 // in the registry: they are the oracles that the fast planners of the same
 // names are tested against, plan for plan, byte for byte.

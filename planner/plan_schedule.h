@@ -1,6 +1,6 @@
 #pragma once
 // The library's entry point: a schedule planned by any planner, with the
-// output rules of SPEC section 3 applied (8 rewrite, 9 no-op, 10 debug), so
+// output rules of docs/planners.md#the-reference-planner-tlsf applied (8 rewrite, 9 no-op, 10 debug), so
 // that every caller gets the same output as `planck plan`.
 
 #include <string>

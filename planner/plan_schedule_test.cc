@@ -1,5 +1,5 @@
-// The library's entry point: any planner's plan with rules 8 to 10 of SPEC
-// section 3 applied, and the switches of rules 9 and 10 read from the
+// The library's entry point: any planner's plan with rules 8 to 10 of docs/planners.md#the-reference-planner-tlsf
+// applied, and the switches of rules 9 and 10 read from the
 // environment.
 
 #include "planner/plan_schedule.h"

@@ -1,4 +1,4 @@
-// The reference planner, rule by rule (SPEC section 3). Each test states a
+// The reference planner, rule by rule (docs/planners.md#the-reference-planner-tlsf). Each test states a
 // rule and the smallest schedule that shows it.
 
 #include "planner/rules.h"

@@ -8,7 +8,7 @@ namespace planck {
 namespace {
 
 constexpr std::array<PlannerEntry, 6> kPlanners = {{
-    {"tlsf", "the reference planner: TLSF over events in order of time (SPEC section 3)", true,
+    {"tlsf", "the reference planner: TLSF over events in order of time (docs/planners.md)", true,
      make_tlsf_planner},
     {"tinygrad", "tinygrad's current rule: tlsf with a copy lane and a compute lane per device, copies held late",
      false, make_tinygrad_planner},

@@ -2,7 +2,7 @@
 // planner/'s planners, in one constant table: make_planner, planner_names,
 // best's candidates and the oracle's upper bound are made from it. A planner
 // built on parts above planner/ (the `optimal` planner, made of the oracle's
-// search, SPEC section 6) cannot be in it: the list a program offers, this
+// search, docs/planners.md#the-other-planners) cannot be in it: the list a program offers, this
 // table then `optimal`, is composed once in harness/planners.h.
 
 #include <memory>

@@ -54,7 +54,7 @@ TEST(PlannerRegistry, BestRunsEveryOtherPlannerAndTheyAreTheEntriesMarkedInBest)
   std::vector<std::string> marked;
   for (const PlannerEntry& e : planner_registry()) {
     if (e.in_best) marked.emplace_back(e.name);
-    // SPEC section 6: best runs all the others of that section; it cannot
+    // docs/planners.md#the-other-planners: best runs all the others of that section; it cannot
     // run itself. tinygrad (section 10) keeps a copy lane and a compute lane
     // per device, two arenas, where best and the optimal planner built on it
     // improve one arena per device.

@@ -1,5 +1,5 @@
 #pragma once
-// Rule 8 of SPEC section 3: the schedule with its planned buffers replaced
+// Rule 8 of docs/planners.md#the-reference-planner-tlsf: the schedule with its planned buffers replaced
 // by views of their arenas.
 
 #include "model/plan.h"

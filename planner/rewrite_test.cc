@@ -1,4 +1,4 @@
-// Rule 8 of SPEC section 3, the rewrite. Each test states what the rule says
+// Rule 8 of docs/planners.md#the-reference-planner-tlsf, the rewrite. Each test states what the rule says
 // with the smallest schedule and plan that show it, and the rewritten
 // schedule, in canonical text, that must come out.
 

@@ -1,4 +1,4 @@
-// The rules of SPEC section 3, in their order (rules.h says what each
+// The rules of docs/planners.md#the-reference-planner-tlsf, in their order (rules.h says what each
 // gives). Rule 1 is rules.h's for_each_taken, which every other rule walks
 // the entries by.
 
@@ -36,7 +36,7 @@ namespace {
 // no one has the test of when to tell compiled away.
 //
 // A planned input or state lives from entry 0 and a planned output or state
-// to the last entry (SPEC section 10): the lifetimes are stretched once the
+// to the last entry (docs/model-v2.md): the lifetimes are stretched once the
 // walk is done, and whether any buffer has such a word is returned. Those
 // told of a lifetime early see its first take, not its stretched start.
 template <class Made>

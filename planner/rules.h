@@ -1,5 +1,5 @@
 #pragma once
-// The rules of SPEC section 3, one function per rule, declared here and
+// The rules of docs/planners.md#the-reference-planner-tlsf, one function per rule, declared here and
 // defined in rules.cc in the order of the rules; each is the code that runs.
 // Every planner takes rules 1 to 5 and 7 from here and places the buffers
 // its own way; the reference planner (tlsf_planner.cc) places them by
@@ -73,7 +73,7 @@ class RuleProgress {
 // Rule 3, lifetimes: every planned buffer with its lifetime (model/lifetime.h),
 // from the first top-level entry that takes it to the last, inclusive, a
 // planned input or state from entry 0 and a planned output or state to the
-// last entry (SPEC section 10); in order of first appearance (entry by
+// last entry (docs/model-v2.md); in order of first appearance (entry by
 // entry, in the order of rule 1).
 std::vector<Lifetime> planned_lifetimes(const Schedule& s);
 // The same into `out`, which the caller holds, so that whoever `progress`
@@ -182,14 +182,14 @@ Status run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives, std::vect
                 const CloseLists& closes, const Devices& devices, std::vector<Tlsf>& allocators,
                 RuleProgress& progress);
 // Rule 5's allocators: a TLSF second-level count of 32, and blocks of 256
-// bytes, or of a device's align where it is larger (SPEC section 10).
+// bytes, or of a device's align where it is larger (docs/model-v2.md).
 inline constexpr Bytes kTlsfSecondLevel = 32;
 inline Bytes tlsf_unit(Bytes align) { return align > kPlaceAlign ? align : kPlaceAlign; }
 
 // Rule 6's error for a buffer whose alloc fails.
 Error outgrew_arena(const Schedule& s, const Lifetime& life, Bytes size);
 
-// A device's capacity (SPEC section 10): the error of a plan whose arenas on
+// A device's capacity (docs/model-v2.md): the error of a plan whose arenas on
 // some device add up to more than its `device` line allows.
 Status check_capacities(const Schedule& s, const Plan& p);
 

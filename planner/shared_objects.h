@@ -1,5 +1,5 @@
 #pragma once
-// greedy's shared objects (SPEC section 6), what the fast placer (greedy.cc)
+// greedy's shared objects (docs/planners.md#the-other-planners), what the fast placer (greedy.cc)
 // and its plain twin (greedy_plain.cc) share: an object's size, and the
 // objects laid end to end once every buffer is in one. Internal to planner/.
 

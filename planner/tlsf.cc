@@ -6,7 +6,7 @@
 
 // A two-level segregated fit allocator (Masmano et al., "TLSF: a New Dynamic
 // Memory Allocator for Real-Time Systems", ECRTS 2004), with the rules of
-// SPEC section 4 rather than the paper's where they differ: bins are FIFO
+// docs/planners.md#the-tlsf-allocator rather than the paper's where they differ: bins are FIFO
 // queues, a request is rounded up to the size of its bin before the search,
 // and freeing merges rightward from the leftmost free block of the run.
 //

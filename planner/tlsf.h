@@ -1,5 +1,5 @@
 #pragma once
-// The TLSF allocator with the reference semantics of SPEC section 4, bit for
+// The TLSF allocator with the reference semantics of docs/planners.md#the-tlsf-allocator, bit for
 // bit: the same calls give the same addresses, quirks included (a request is
 // rounded up to its bin's size before the search, so it can fail while an
 // exact-size free block exists; bins are FIFO queues).
@@ -248,7 +248,7 @@ inline Tlsf::Allocation Tlsf::alloc_block(Bytes r) {
 
   const BlockId id = links_[found].next - bin_count_;
   // Every block in a bin the search reaches holds at least s >= need bytes:
-  // the TLSF search lemma of SPEC section 7, which the Z3 oracle proves.
+  // the TLSF search lemma of docs/verification.md, which the Z3 oracle proves.
   assert(blocks_[id].size >= need);
   remove_free(id);
   blocks_[id].used = true;

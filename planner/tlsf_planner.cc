@@ -1,4 +1,4 @@
-// The reference planner ("tlsf"): rules 1 to 7 of SPEC section 3
+// The reference planner ("tlsf"): rules 1 to 7 of docs/planners.md#the-reference-planner-tlsf
 // (rules.h), one after the other; a large schedule is planned on two
 // threads instead (tlsf_two_threads.h), to the same plan.
 

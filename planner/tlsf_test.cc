@@ -281,7 +281,7 @@ TEST(TlsfFree, ACopyIsIndependentOfItsOriginal) {
   EXPECT_EQ(a.alloc(200), 100u);
 }
 
-// The semantics of SPEC section 4 followed word by word, as plainly as
+// The semantics of docs/planners.md#the-tlsf-allocator followed word by word, as plainly as
 // possible and with no concern for speed: blocks in a vector in address
 // order, one deque per bin (l1 in 0..bitlen(S), l2 in 0..2^L - 1), a count
 // per level, and a search that visits the bins one by one.

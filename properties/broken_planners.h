@@ -1,7 +1,7 @@
 #pragma once
 // Planners with one deliberate bug each, to show that the properties catch
-// the bugs they guard against. Each is the reference planner of SPEC section
-// 3 (on planner/'s Tlsf allocator) but for the one rule it breaks.
+// the bugs they guard against. Each is the reference planner of docs/planners.md#the-reference-planner-tlsf
+// (on planner/'s Tlsf allocator) but for the one rule it breaks.
 
 #include <memory>
 #include <string_view>

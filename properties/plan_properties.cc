@@ -548,7 +548,7 @@ void agrees_with(const Planner& planner, const Schedule& s, const Result<Plan>& 
 
 void agrees_with_plain_model(const Planner& planner, const Schedule& s) {
   // The model's errors are its own words: only whether it fails is compared.
-  agrees_with(planner, s, model_plan(s), "the plain model of SPEC section 3", false);
+  agrees_with(planner, s, model_plan(s), "the plain model of the reference planner", false);
 }
 
 void agrees_with_plain_twin(const Planner& planner, const Schedule& s) {
@@ -698,8 +698,8 @@ void overflow_is_an_error(const Planner& planner, const Schedule& s) {
 
 namespace {
 
-// Rule 3's lifetimes stretched by `input`, `output` and `state` (SPEC
-// section 10): from entry 0, to the last entry.
+// Rule 3's lifetimes stretched by `input`, `output` and `state` (docs/model-v2.md):
+// from entry 0, to the last entry.
 std::vector<Lifetime> stretched_lifetimes(const Schedule& s) {
   std::vector<Lifetime> lives = model_lifetimes(s);
   const std::size_t last = s.entries.empty() ? 0 : s.entries.size() - 1;
@@ -780,7 +780,7 @@ void bytes_shared_only_in_place(const Planner& planner, const Schedule& s) {
     for (std::size_t j = i + 1; j < lives.size(); ++j) {
       const StorageId x = lives[i].buffer;
       const StorageId y = lives[j].buffer;
-      // Buffers in different arenas never conflict (SPEC section 10).
+      // Buffers in different arenas never conflict (docs/model-v2.md).
       if (spot[x].arena != spot[y].arena || !alive_together(lives[i], lives[j])) continue;
       if (!share_bytes(index.bytes_of(x), index.bytes_of(y))) continue;
       if (inplace.allows(x, spot[x], y, spot[y])) continue;

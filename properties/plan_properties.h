@@ -82,7 +82,7 @@ void checker_rejects_a_buffer_moved_onto_a_live_neighbour(const Planner& planner
 // a buffer, never a plan. For overflowing_schedules().
 void overflow_is_an_error(const Planner& planner, const Schedule& s);
 
-// Model v2 (SPEC section 10). Every statement takes a planner's refusal to
+// Model v2 (docs/model-v2.md). Every statement takes a planner's refusal to
 // pass a device's capacity as passing where the device's planned buffers,
 // side by side in blocks of max(256, align), do not fit it, and as failing
 // where they do.
@@ -114,7 +114,7 @@ void planned_inputs_outputs_and_state_live_through_the_run(const Planner& planne
 
 // Metamorphic, for tlsf and tinygrad, on a schedule of model v1: device
 // lines of align at most 256, with or without a capacity at least the
-// device's arenas, leave the plan as it is (SPEC section 10: blocks stay of
+// device's arenas, leave the plan as it is (docs/model-v2.md: blocks stay of
 // 256 bytes).
 void device_lines_that_change_no_block_keep_the_plan(const Planner& planner, const Schedule& s);
 

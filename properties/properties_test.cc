@@ -1,4 +1,4 @@
-// The properties of SPEC section 7's harness, each a GoogleTest case run for
+// The properties of docs/verification.md's harness, each a GoogleTest case run for
 // every planner of planner_names(), on random schedules of every feature.
 
 #include <gtest/gtest.h>
@@ -104,8 +104,8 @@ TEST_P(PlannerProperty, OverflowIsAnErrorNamingABuffer) {
 }
 
 // Every planner that keeps one arena per device, as these properties read
-// a plan. tinygrad keeps a copy lane and a compute lane per device (SPEC
-// section 10); its plans are judged by the checker and the shadow executor
+// a plan. tinygrad keeps a copy lane and a compute lane per device (docs/model-v2.md);
+// its plans are judged by the checker and the shadow executor
 // wherever every planner's are (verify, the corpus, fuzz_schedule) and
 // against plans derived by hand (tests/tinygrad_test.cc).
 std::vector<std::string> one_arena_planners() {
@@ -119,7 +119,7 @@ std::vector<std::string> one_arena_planners() {
 INSTANTIATE_TEST_SUITE_P(Planners, PlannerProperty, ::testing::ValuesIn(one_arena_planners()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
-// The rules of model v2 (SPEC section 10), for every planner, tinygrad's
+// The rules of model v2 (docs/model-v2.md), for every planner, tinygrad's
 // lanes included, on schedules of every feature of v2: aligned devices,
 // devices of fixed capacity, planned inputs, outputs and state, in-place
 // kernels.
@@ -213,7 +213,7 @@ bool copied(const Schedule& s, StorageId id) {
   return found;
 }
 
-// tinygrad (SPEC section 10): a planned buffer a copy takes is in its
+// tinygrad (docs/model-v2.md): a planned buffer a copy takes is in its
 // device's copy lane, every other one in the compute lane, each lane an
 // arena of its own; without copies, tlsf's plan.
 void tinygrad_keeps_its_lanes_apart(const Planner& planner, const Schedule& s) {

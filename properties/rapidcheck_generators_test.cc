@@ -1,5 +1,5 @@
-// The RapidCheck generators make valid schedules of every feature of SPEC
-// section 2, shrink through the shrinker's candidates, and so turn a failure
+// The RapidCheck generators make valid schedules of every feature of docs/formats.md#schedules-sched,
+// shrink through the shrinker's candidates, and so turn a failure
 // into a small schedule.
 
 #include "properties/rapidcheck_generators.h"

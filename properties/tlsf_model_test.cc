@@ -1,4 +1,4 @@
-// planner/'s TLSF allocator against the plain model of SPEC section 4, under
+// planner/'s TLSF allocator against the plain model of docs/planners.md#the-tlsf-allocator, under
 // random sequences of alloc and free: the same addresses, the same blocks
 // and the same bin queues after every call.
 

@@ -12,7 +12,7 @@ int model_bitlen(Bytes x) {
   return n;
 }
 
-// ------------------------------------------------------------ SPEC section 4
+// ------------------------------------------------------------ docs/planners.md#the-tlsf-allocator
 
 ModelTlsf::ModelTlsf(Bytes capacity, Bytes block_size, Bytes second_level)
     : capacity_(capacity), block_size_(block_size), l_(model_bitlen(second_level)) {
@@ -89,7 +89,7 @@ bool ModelTlsf::free(Bytes addr) {
   return true;
 }
 
-// ------------------------------------------------------ SPEC section 3, 1-3
+// ------------------------------------------------------ docs/planners.md#the-reference-planner-tlsf, 1-3
 
 namespace {
 
@@ -137,7 +137,7 @@ std::vector<Lifetime> model_lifetimes(const Schedule& s) {
   return out;
 }
 
-// ------------------------------------------------------ SPEC section 3, 4-8
+// ------------------------------------------------------ docs/planners.md#the-reference-planner-tlsf, 4-8
 
 Result<Plan> model_plan(const Schedule& s) {
   const std::vector<Lifetime> lives = model_lifetimes(s);

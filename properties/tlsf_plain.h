@@ -1,5 +1,5 @@
 #pragma once
-// A plain, slow model of the reference planner (SPEC sections 3 and 4),
+// A plain, slow model of the reference planner (docs/planners.md#the-reference-planner-tlsf and docs/planners.md#the-tlsf-allocator),
 // written apart from planner/ so that the two can be held to each other byte
 // for byte. It shares only the schedule model, its checked arithmetic and
 // the lifetime type. Every rule is one function, written as the
@@ -19,7 +19,7 @@
 
 namespace planck::props {
 
-// SPEC section 4: memory is an address-ordered list of blocks covering
+// docs/planners.md#the-tlsf-allocator: memory is an address-ordered list of blocks covering
 // [0, capacity). A bin's FIFO queue is not stored: it is the free blocks of
 // that bin in the order they were appended, which each block remembers.
 class ModelTlsf {

@@ -139,8 +139,8 @@ TEST_P(CorpusSchedule, PrintingIsCanonical) {
   EXPECT_EQ(print_schedule(*again), once);
 }
 
-// corpus/schedules/v2 holds the schedules that use model v2 (SPEC section
-// 10), apart, so that a planner of v1 alone is judged on the others.
+// corpus/schedules/v2 holds the schedules that use model v2 (docs/model-v2.md),
+// apart, so that a planner of v1 alone is judged on the others.
 std::vector<std::string> v1_and_v2_schedules() {
   std::vector<std::string> all = schedules_in("schedules");
   for (std::string& path : schedules_in("schedules/v2")) all.push_back(std::move(path));

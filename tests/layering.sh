@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# planner/ and oracle/ depend on model/ and never on each other (SPEC section
-# 1): fails, naming each line, when a file under one includes a header of the
+# planner/ and oracle/ depend on model/ and never on each other (docs/development.md#layout):
+# fails, naming each line, when a file under one includes a header of the
 # other, a file under model/ includes a header of any other part, or a source
 # of the generators (gen/) or the importers (import/), not their tests,
 # includes more than model/, or a file under draw/ includes planner/,

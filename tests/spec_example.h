@@ -1,5 +1,5 @@
 #pragma once
-// The example schedule of SPEC section 2, shared by the tests of the parser,
+// The example schedule of docs/formats.md#schedules-sched, shared by the tests of the parser,
 // the checker and the shadow executor, with the plan the reference planner
 // makes for it.
 

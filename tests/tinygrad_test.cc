@@ -1,4 +1,4 @@
-// The `tinygrad` planner (SPEC section 10) on schedules whose plans are
+// The `tinygrad` planner (docs/model-v2.md) on schedules whose plans are
 // derived by hand in the comments: lanes, the copy lane's held closes, copies
 // inside loops, two devices, a zero-byte buffer; and tlsf's plan wherever no
 // copy takes a planned buffer.

@@ -238,7 +238,7 @@ kernel k g c
   EXPECT_EQ(v[1].message, "device-arenas: device CUDA has no arena for its planned buffers g");
 }
 
-// Several arenas on a device are valid (SPEC section 10: tinygrad's lanes),
+// Several arenas on a device are valid (docs/model-v2.md: tinygrad's lanes),
 // an empty one too.
 TEST(CheckerArenas, ADeviceMayHaveSeveralArenas) {
   EXPECT_EQ(check(kOneBuffer, "plan v1\narena a0 CPU 256\narena a1 CPU 256\nplace t a0 0\n"),

@@ -1,4 +1,4 @@
-// The checker on model v2 (SPEC section 10): several arenas on a device,
+// The checker on model v2 (docs/model-v2.md): several arenas on a device,
 // a device's alignment and capacity, planned inputs, outputs and state,
 // and in-place kernels. Each case is judged by both checkers, which agree.
 

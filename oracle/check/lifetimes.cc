@@ -57,7 +57,7 @@ void for_each_taken(const Entry& top, TakeStack& stack, Take take) {
 // appearance, with the first and last top-level entry that takes it. Each
 // storage is put to `keep` once, when first taken. With `stretch`, a
 // planned input or state lives from entry 0 and a planned output or state
-// to the last entry (SPEC section 10).
+// to the last entry (docs/model-v2.md).
 template <class Keep>
 std::vector<Lifetime> kept_lifetimes(const Schedule& s, Keep keep, bool stretch) {
   // At most one per storage: the first `count` are kept, the rest cut off

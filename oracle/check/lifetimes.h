@@ -1,5 +1,5 @@
 #pragma once
-// The oracle's own reading of SPEC section 3, rules 1 to 3: what each
+// The oracle's own reading of docs/planners.md#the-reference-planner-tlsf, rules 1 to 3: what each
 // top-level entry takes, what is planned and how long it lives. Written
 // apart from planner/rules.h on purpose: a bug there must not hide
 // itself from the oracles. Rule 4 is model/schedule.h's rounded_size.
@@ -27,7 +27,7 @@ inline bool plannable(const Storage& s) {
 }
 
 // Rule 2: the taken storage that is plannable, in order of first appearance,
-// its lifetime stretched as SPEC section 10 says: a planned input or state
+// its lifetime stretched as docs/model-v2.md says: a planned input or state
 // from entry 0, a planned output or state to the last entry.
 std::vector<Lifetime> planned_buffers(const Schedule& s);
 

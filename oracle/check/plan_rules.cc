@@ -251,7 +251,7 @@ class PlanRules {
     }
   }
 
-  // The in-place pairs the placements make use of (SPEC section 10). At a
+  // The in-place pairs the placements make use of (docs/model-v2.md). At a
   // kernel's entry, the buffers joined by the pairs it declares that are
   // allowed share one place in one arena; of each such group, the one with
   // the largest block (one that lived before the entry, if that is as

@@ -1,6 +1,6 @@
 #pragma once
-// The checker's rules on each arena, each placement and each device (SPEC
-// section 7): everything it judges but overlaps, which check_plan and its
+// The checker's rules on each arena, each placement and each device (docs/verification.md):
+// everything it judges but overlaps, which check_plan and its
 // plain twin each find by code of their own.
 
 #include <cstddef>

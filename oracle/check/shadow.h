@@ -1,5 +1,5 @@
 #pragma once
-// The shadow executor (SPEC section 7): runs a planned schedule call by call
+// The shadow executor (docs/verification.md): runs a planned schedule call by call
 // over shadow memory and reports the first fault: a clobber, or a use of
 // bytes outside an arena.
 //
@@ -15,7 +15,7 @@
 // whose bytes reach past the end of its arena faults at its first use, before
 // it claims them: a fault of its own, not a clobber.
 //
-// Model v2 (SPEC section 10): the caller writes the planned inputs and the
+// Model v2 (docs/model-v2.md): the caller writes the planned inputs and the
 // state before entry 0, where they claim their bytes, and reads the planned
 // outputs and the state after the last entry, where they must own theirs. A
 // schedule with state runs twice in a row, its state keeping its bytes. A
@@ -23,7 +23,7 @@
 // where OUT's start at IN's first byte and end within IN's: IN keeps only
 // its bytes past OUT's, so that a later use of IN is a clobber.
 //
-// Model v3 (SPEC section 11): with streams, a claim is also a fault, a
+// Model v3 (docs/model-v3.md): with streams, a claim is also a fault, a
 // race, when some use so far of a buffer whose bytes it takes does not
 // happen before the claiming top-level entry (oracle/check/order.h). A
 // local buffer gives its bytes up at the end of each iteration of its loop

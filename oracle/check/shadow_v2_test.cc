@@ -1,4 +1,4 @@
-// The shadow executor on model v2 (SPEC section 10): the caller writes
+// The shadow executor on model v2 (docs/model-v2.md): the caller writes
 // planned inputs before entry 0 and reads planned outputs after the last
 // entry, a schedule with state runs twice, and an in-place kernel hands
 // its input's bytes to its output.

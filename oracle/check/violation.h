@@ -1,6 +1,6 @@
 #pragma once
-// What the static checker reports: one Violation per broken rule of SPEC
-// section 7, as facts (the buffers, arenas, entries, byte ranges and source
+// What the static checker reports: one Violation per broken rule of docs/verification.md,
+// as facts (the buffers, arenas, entries, byte ranges and source
 // lines involved), and the text that explains it to a person, made from
 // those facts alone by describe().
 
@@ -58,7 +58,7 @@ struct ByteRange {
   friend bool operator==(const ByteRange&, const ByteRange&) = default;
 };
 
-// Why placed storage is not planned (SPEC section 3, rule 2).
+// Why placed storage is not planned (docs/planners.md#rule-2-what-is-planned).
 enum class Unplanned : std::uint8_t { Alloc, Param, Held, OnDisk, NotTaken };
 
 // A broken rule. Every field but `rule` and `message` is empty unless the

@@ -17,7 +17,7 @@ namespace planck::oracle {
 
 // Which gap an item takes when several hold it.
 enum class GapRule {
-  Lowest,    // the lowest (SPEC section 6, the `bysize` planner)
+  Lowest,    // the lowest (docs/planners.md#the-other-planners, the `bysize` planner)
   Smallest,  // the smallest, lowest first on ties (the paper's best fit)
 };
 

@@ -3,11 +3,11 @@
 //
 // A CSV interval problem is taken as it is: its rows are the items, sizes in
 // bytes, alignment 1, one device. A schedule gives one problem per device
-// with planned buffers (SPEC section 7): the planned buffers in order of first
+// with planned buffers (docs/verification.md): the planned buffers in order of first
 // appearance, each of round_up(phase + bytes, A) / A units alive on
 // [first, last + 1) in top-level entries, by the oracle's own lifetimes
 // (oracle/check/lifetimes.h), never the planner's. A is the device's align
-// (256 unless a `device` line says otherwise, SPEC section 10). The figure
+// (256 unless a `device` line says otherwise, docs/model-v2.md). The figure
 // leaves in-place sharing out: it is the least arena in which no two buffers
 // alive together share bytes, which an in-place kernel may undercut.
 

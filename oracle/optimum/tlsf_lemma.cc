@@ -14,7 +14,7 @@ constexpr unsigned kWidth = 64;
 
 int levels(const Params& p) { return bitlen(p.second_level); }
 
-// The search of SPEC section 4 as bit-vector terms over 64-bit sizes. Every
+// The search of docs/planners.md#the-tlsf-allocator as bit-vector terms over 64-bit sizes. Every
 // bit length and shift amount is a 64-bit term too, so that shifts take them
 // without conversion.
 class Encoder {

@@ -1,11 +1,11 @@
 #pragma once
-// The TLSF search lemma (SPEC section 7), proved by Z3 over 64-bit
+// The TLSF search lemma (docs/verification.md), proved by Z3 over 64-bit
 // bit-vectors: for every request size r, every free block whose size lies in
-// a bin the search of SPEC section 4 can take holds at least r' = max(B, r)
+// a bin the search of docs/planners.md#the-tlsf-allocator can take holds at least r' = max(B, r)
 // bytes. The search starts at bin(s), s = round_up(r', 2^(bitlen(r') - L));
 // without that rounding the lemma is false, and Z3 finds a counterexample.
 //
-// The search is modelled here from SPEC section 4 alone, in plain integer
+// The search is modelled here from docs/planners.md#the-tlsf-allocator alone, in plain integer
 // arithmetic and in bit-vectors, independently of planner/tlsf.h, so that a
 // mistake in the allocator cannot be copied into its proof.
 

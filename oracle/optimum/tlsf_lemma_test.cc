@@ -1,4 +1,4 @@
-// Z3 proves the TLSF search lemma (SPEC section 7) over every 64-bit request
+// Z3 proves the TLSF search lemma (docs/verification.md) over every 64-bit request
 // size, and shows why the search rounds the request up before it starts.
 
 #include "oracle/optimum/tlsf_lemma.h"
@@ -20,7 +20,7 @@ namespace {
 constexpr unsigned kTimeoutMs = 120'000;
 constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
 
-// The reference planner's allocator (SPEC section 3: B = 256, C = 32, so L = 6),
+// The reference planner's allocator (docs/planners.md#the-reference-planner-tlsf: B = 256, C = 32, so L = 6),
 // then others with other block sizes and level counts, down to one bin per level.
 const std::vector<Params> kParams = {
     {256, 32}, {256, 16}, {4096, 32}, {64, 4}, {128, 64}, {1, 1},
