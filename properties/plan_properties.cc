@@ -798,6 +798,50 @@ void conflicting_buffers_share_no_bytes(const Planner& planner, const Schedule& 
   plan_passes(planner, s, "plain checker", &oracle::check_plan_quadratic);
 }
 
+namespace {
+
+// Fails when the checker rejects `plan`, a valid plan of the schedule
+// `before`, for the schedule `after`, which orders as much or more.
+void still_valid(const Plan& plan, const Schedule& after, std::string_view change) {
+  const std::vector<oracle::Violation> violations = oracle::check_plan(after, plan);
+  if (violations.empty()) return;
+  fail(fmt::format("a valid plan becomes invalid {}: {}\nschedule after:\n{}plan:\n{}", change,
+                   violations.front().message, print_schedule(after), print_plan(plan)));
+}
+
+}  // namespace
+
+void a_plan_stays_valid_on_one_stream(const Planner& planner, const Schedule& s) {
+  const Plan plan = plan_or_fail(planner, s);
+  if (!oracle::check_plan(s, plan).empty()) return;  // plan_passes_checker's to report
+  Schedule one = s;
+  std::erase_if(one.entries, [](const Entry& e) { return e.kind == Entry::Kind::Record || e.kind == Entry::Kind::Wait; });
+  for (Entry& e : one.entries) e.stream = 0;
+  still_valid(plan, one, "when every entry runs on one stream");
+}
+
+void a_plan_stays_valid_with_one_more_wait(const Planner& planner, const Schedule& s) {
+  const Plan plan = plan_or_fail(planner, s);
+  if (s.entries.size() < 2 || !oracle::check_plan(s, plan).empty()) return;
+  // The first entry, and the last on another stream, if any.
+  std::size_t later = s.entries.size();
+  for (std::size_t i = s.entries.size(); i-- > 1;) {
+    if (s.entries[i].stream != s.entries[0].stream) {
+      later = i;
+      break;
+    }
+  }
+  if (later == s.entries.size()) return;
+  Schedule more = s;
+  Entry record{.kind = Entry::Kind::Record, .stream = s.entries[0].stream};
+  record.name = "added_event";
+  Entry wait{.kind = Entry::Kind::Wait, .stream = s.entries[later].stream};
+  wait.name = "added_event";
+  more.entries.insert(more.entries.begin() + static_cast<std::ptrdiff_t>(later), std::move(wait));
+  more.entries.insert(more.entries.begin() + 1, std::move(record));
+  still_valid(plan, more, "with one more wait");
+}
+
 void planned_inputs_outputs_and_state_live_through_the_run(const Planner& planner, const Schedule& s) {
   const Plan plan = plan_or_fail(planner, s);
   const PlanIndex index(s, plan);

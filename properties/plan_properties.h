@@ -107,6 +107,16 @@ void bytes_shared_only_in_place(const Planner& planner, const Schedule& s);
 // compares every pair with happens-before as reachability, judges it.
 void conflicting_buffers_share_no_bytes(const Planner& planner, const Schedule& s);
 
+// Model v3: a plan valid with streams stays valid when every entry runs on
+// one stream in file order (its events gone): file order orders every pair
+// of uses that streams and events order, and more.
+void a_plan_stays_valid_on_one_stream(const Planner& planner, const Schedule& s);
+
+// Model v3: a plan valid with streams stays valid when a `wait` of a new
+// event, recorded on the stream of one entry right after it, is put before
+// a later entry on another stream: a wait only orders more.
+void a_plan_stays_valid_with_one_more_wait(const Planner& planner, const Schedule& s);
+
 // A planned input (state) shares no byte with a buffer of its arena alive
 // before its first use, an output (state) none with one alive after its
 // last use.

@@ -186,6 +186,10 @@ TEST_P(V3PlannerProperty, PlanningIsDeterministicAndSurvivesText) {
 
 TEST_P(V3PlannerProperty, ConflictingBuffersShareNoBytes) { run(&conflicting_buffers_share_no_bytes, kCases); }
 
+TEST_P(V3PlannerProperty, APlanStaysValidOnOneStream) { run(&a_plan_stays_valid_on_one_stream, kCases); }
+
+TEST_P(V3PlannerProperty, APlanStaysValidWithOneMoreWait) { run(&a_plan_stays_valid_with_one_more_wait, kCases); }
+
 INSTANTIATE_TEST_SUITE_P(Planners, V3PlannerProperty, ::testing::ValuesIn(planner_names()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
