@@ -146,19 +146,21 @@ bool any_inplace(const std::vector<Entry>& entries) {
 }
 }  // namespace
 
+// One pass over the storage and one over the top-level entries: the
+// checkers and planners ask it of every schedule.
 int Schedule::version() const {
+  bool v2 = !devices.empty();
   for (const Storage& st : storage) {
     if (st.local) return 3;
+    v2 = v2 || st.io != 0;
   }
-  // Streams and events are top-level entries only.
+  // Streams and events are top-level entries only; in-place pairs are at
+  // any depth, in entries that have parts.
   for (const Entry& e : entries) {
     if (e.stream != 0 || e.kind == Entry::Kind::Record || e.kind == Entry::Kind::Wait) return 3;
+    if (!v2 && e.parts) v2 = !e.inplace().empty() || any_inplace(e.body());
   }
-  if (!devices.empty()) return 2;
-  for (const Storage& st : storage) {
-    if (st.io != 0) return 2;
-  }
-  return any_inplace(entries) ? 2 : 1;
+  return v2 ? 2 : 1;
 }
 
 std::optional<StreamId> Schedule::find_stream(std::string_view name) const {
