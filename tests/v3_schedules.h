@@ -35,6 +35,20 @@ wait e stream=s2
 kernel k2 b stream=s3
 )";
 
+// Scratch of one loop body: a at positions 0..1, b at 2..3, x over the
+// whole loop.
+inline constexpr std::string_view kLoopScratch = R"(schedule v3
+buffer x CUDA float32 256
+buffer a CUDA float32 256 local
+buffer b CUDA float32 256 local
+range {
+  kernel k1 a x
+  kernel k2 x a
+  kernel k3 b x
+  kernel k4 x b
+}
+)";
+
 // A plan of a and b at the same place.
 inline constexpr std::string_view kSamePlace = "plan v1\narena arena0 CUDA 1024\nplace a arena0 0\nplace b arena0 0\n";
 

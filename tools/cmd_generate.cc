@@ -41,7 +41,8 @@ struct Kind {
   std::string name;
   std::string description;  // one line, for --help
   std::vector<std::string> flags;
-  std::function<Result<Schedule>(gen::Choices&, const Sizes&)> make;
+  // The sizes given, and for random the features it may use.
+  std::function<Result<Schedule>(gen::Choices&, const Sizes&, const gen::Features&)> make;
 };
 
 // A model shape: its size flags, each setting one field of its options.
@@ -54,7 +55,7 @@ Kind model_kind(std::string name, std::string description, Fields<Options> field
   std::vector<std::string> flags;
   for (const auto& field : fields) flags.push_back(field.first);
   return {std::move(name), std::move(description), std::move(flags),
-          [fields, generate](gen::Choices& c, const Sizes& sizes) {
+          [fields, generate](gen::Choices& c, const Sizes& sizes, const gen::Features&) {
             Options o;
             for (const auto& [flag, member] : fields) {
               if (auto it = sizes.find(flag); it != sizes.end()) o.*member = it->second;
@@ -66,12 +67,6 @@ Kind model_kind(std::string name, std::string description, Fields<Options> field
 // `sizes[flag]` into `field` when given.
 void take(const Sizes& sizes, const std::string& flag, std::uint64_t& field) {
   if (auto it = sizes.find(flag); it != sizes.end()) field = it->second;
-}
-
-// The features `generate random` may use: every one, or those of --only.
-gen::Features& random_features() {
-  static gen::Features features;
-  return features;
 }
 
 const std::vector<Kind>& kinds() {
@@ -111,7 +106,7 @@ const std::vector<Kind>& kinds() {
       {"chain",
        "the benchmarks' flat chain: each kernel writes a buffer and reads recent ones",
        {"--buffers"},
-       [](gen::Choices& c, const Sizes& s) -> Result<Schedule> {
+       [](gen::Choices& c, const Sizes& s, const gen::Features&) -> Result<Schedule> {
          gen::ChainOptions o;
          std::uint64_t buffers = o.buffers;
          take(s, "--buffers", buffers);
@@ -124,9 +119,9 @@ const std::vector<Kind>& kinds() {
       {"random",
        "a random schedule of every feature of the format, as the properties draw them",
        {"--size"},
-       [](gen::Choices& c, const Sizes& s) -> Result<Schedule> {
+       [](gen::Choices& c, const Sizes& s, const gen::Features& features) -> Result<Schedule> {
          gen::ScheduleOptions o;
-         o.features = random_features();
+         o.features = features;
          std::uint64_t size = static_cast<std::uint64_t>(o.size);
          take(s, "--size", size);
          if (size > kMaxRandomSize) {
@@ -164,19 +159,20 @@ void run_generate(const GenerateArgs& args) {
                                             kind->name, joined(kind->flags))};
     }
   }
+  gen::Features features;  // every one
   if (!args.features.empty()) {
     if (kind->name != "random") {
       throw Exit{kExitBadInput, fmt::format("planck generate: --only applies to random, not to {}", kind->name)};
     }
     Result<gen::Features> f = gen::parse_features(args.features);
     if (!f) throw Exit{kExitBadInput, "planck generate: --only: " + f.error().message()};
-    random_features() = *f;
+    features = *f;
   }
   Result<Schedule> s = [&] {
     Progress progress("generate", args.out.progress);
     progress.stage("generating " + kind->name);
     gen::SeededChoices choices(args.seed);
-    return kind->make(choices, args.sizes);
+    return kind->make(choices, args.sizes, features);
   }();
   if (!s) throw Exit{kExitBadInput, "planck generate: " + s.error().message()};
   write_output(args.output, print_schedule(*s));

@@ -138,21 +138,10 @@ kernel k2 b stream=s2
             std::vector<Rule>{Rule::Overlap});
 }
 
-// Scratch of one loop body, used at positions 0..1 and 2..3.
-constexpr std::string_view kLoop = R"(schedule v3
-buffer x CUDA float32 256
-buffer a CUDA float32 256 local
-buffer b CUDA float32 256 local
-range {
-  kernel k1 a x
-  kernel k2 x a
-  kernel k3 b x
-  kernel k4 x b
-}
-)";
+using testing::kLoopScratch;
 
 TEST(CheckerV3, LocalBuffersShareBytesAtDisjointPositions) {
-  EXPECT_EQ(check(kLoop, "plan v1\narena arena0 CUDA 2048\nplace x arena0 1024\nplace a arena0 0\n"
+  EXPECT_EQ(check(kLoopScratch, "plan v1\narena arena0 CUDA 2048\nplace x arena0 1024\nplace a arena0 0\n"
                          "place b arena0 0\n"),
             std::vector<Violation>{});
 }

@@ -93,12 +93,22 @@ std::vector<std::pair<std::size_t, std::size_t>> claim_conflicts(const std::vect
 Violation conflict_violation(const Schedule& s, const Plan& p, const UseOrder& order, const InPlaceRule& inplace,
                              const InPlaceRule& file_order_inplace, const ConflictFacts& x, const ConflictFacts& y) {
   const InPlaceDeclaration* d = inplace.empty() ? nullptr : inplace.declared(x.buffer, y.buffer);
-  // An in-place pair is named OUT first, as the declaration names it.
-  const bool swap = d && d->pair.out != x.buffer;
+  const BufferUses& ux = *order.uses(x.buffer);
+  const BufferUses& uy = *order.uses(y.buffer);
+  // Both tests are symmetric in the two.
+  const bool race = !order.conflict_in_file_order(ux, uy) ||
+                    (!file_order_inplace.empty() &&
+                     file_order_inplace.allows(x.buffer, {x.arena, x.block.begin}, y.buffer, {y.arena, y.block.begin}));
+  // Named in the order the message reads: for a race the one earlier in the
+  // file, whose use is the one not ordered before the other's; otherwise,
+  // and for a race of two first used together, an in-place pair OUT first,
+  // as the declaration names it.
+  const bool out_second = d && d->pair.out != x.buffer;
+  const bool swap = race && ux.first != uy.first ? uy.first < ux.first : out_second;
   const ConflictFacts& a = swap ? y : x;
   const ConflictFacts& b = swap ? x : y;
-  const BufferUses& ua = *order.uses(a.buffer);
-  const BufferUses& ub = *order.uses(b.buffer);
+  const BufferUses& ua = swap ? uy : ux;
+  const BufferUses& ub = swap ? ux : uy;
   Violation v{.rule = Rule::Overlap};
   v.arenas.push_back(p.arenas[a.arena].name);
   for (const auto* f : {&a, &b}) {
@@ -111,34 +121,14 @@ Violation conflict_violation(const Schedule& s, const Plan& p, const UseOrder& o
     v.own_bytes.push_back({f->block.begin + st.phase, f->block.begin + st.phase + st.bytes});
   }
   v.shared = ByteRange{std::max(a.block.begin, b.block.begin), std::min(a.block.end, b.block.end)};
-  const bool granted_in_file_order =
-      !file_order_inplace.empty() &&
-      file_order_inplace.allows(a.buffer, {a.arena, a.block.begin}, b.buffer, {b.arena, b.block.begin});
-  if (!order.conflict_in_file_order(ua, ub) || granted_in_file_order) {
+  if (race) {
     v.rule = Rule::Race;
-    // The earlier in file order first: its use is the one not ordered before.
-    const bool a_first = ua.first <= ub.first;
-    const ConflictWitness w = a_first ? order.witness(ua, ub) : order.witness(ub, ua);
-    const UsePoint first_use = *w.b_use;
-    const UsePoint second_use = *w.c_use;
-    const UsePoint& use_a = a_first ? first_use : second_use;
-    const UsePoint& use_b = a_first ? second_use : first_use;
-    for (const UsePoint* u : {&use_a, &use_b}) {
-      v.caller.push_back(u->kind == UsePoint::Kind::BeforeRun ? -1 : u->kind == UsePoint::Kind::AfterRun ? 1 : 0);
-      v.unordered.push_back(u->kind == UsePoint::Kind::Entry ? point_span(s, u->entry) : EntrySpan{});
-      v.streams.emplace_back(u->kind == UsePoint::Kind::Entry ? s.streams[order.happens_before().stream(u->entry)]
-                                                                : Name());
-    }
-    if (!a_first) {
-      // Named in the order the message reads: the use not ordered first.
-      std::swap(v.buffers[0], v.buffers[1]);
-      std::swap(v.plan_lines[0], v.plan_lines[1]);
-      std::swap(v.lives[0], v.lives[1]);
-      std::swap(v.blocks[0], v.blocks[1]);
-      std::swap(v.own_bytes[0], v.own_bytes[1]);
-      std::swap(v.unordered[0], v.unordered[1]);
-      std::swap(v.caller[0], v.caller[1]);
-      std::swap(v.streams[0], v.streams[1]);
+    const ConflictWitness w = order.witness(ua, ub);
+    for (const UsePoint& u : {*w.b_use, *w.c_use}) {
+      v.caller.push_back(u.kind == UsePoint::Kind::BeforeRun ? -1 : u.kind == UsePoint::Kind::AfterRun ? 1 : 0);
+      v.unordered.push_back(u.kind == UsePoint::Kind::Entry ? point_span(s, u.entry) : EntrySpan{});
+      v.streams.emplace_back(u.kind == UsePoint::Kind::Entry ? s.streams[order.happens_before().stream(u.entry)]
+                                                               : Name());
     }
     return v;
   }

@@ -293,17 +293,20 @@ ConflictWitness UseOrder::witness(const BufferUses& b, const BufferUses& c) cons
   return w;
 }
 
-std::size_t UseOrder::loop_of(const Entry* e) const {
+const std::pair<std::size_t, std::size_t>* UseOrder::inner(const Entry* e) const {
   auto it = std::lower_bound(inner_.begin(), inner_.end(), e,
                              [](const auto& x, const Entry* key) { return x.first < key; });
-  return it != inner_.end() && it->first == e ? it->second.first : LoopNode::kTopLevel;
+  return it != inner_.end() && it->first == e ? &it->second : nullptr;
+}
+
+std::size_t UseOrder::loop_of(const Entry* e) const {
+  const auto* at = inner(e);
+  return at ? at->first : LoopNode::kTopLevel;
 }
 
 std::size_t UseOrder::position_of(const Entry* e) const {
-  auto it = std::lower_bound(inner_.begin(), inner_.end(), e,
-                             [](const auto& x, const Entry* key) { return x.first < key; });
-  if (it != inner_.end() && it->first == e) return it->second.second;
-  return static_cast<std::size_t>(e - s_.entries.data());
+  const auto* at = inner(e);
+  return at ? at->second : static_cast<std::size_t>(e - s_.entries.data());
 }
 
 }  // namespace planck::oracle

@@ -147,6 +147,8 @@ class UseOrder {
  private:
   static constexpr std::size_t kNotPlanned = static_cast<std::size_t>(-1);
   bool top_before(const BufferUses& b, const BufferUses& c) const;
+  // An entry inside a loop: its loop and its position there; else null.
+  const std::pair<std::size_t, std::size_t>* inner(const Entry* e) const;
   // The innermost loop around loops x and y (either may be kTopLevel).
   std::size_t innermost_around(std::size_t x, std::size_t y) const;
 

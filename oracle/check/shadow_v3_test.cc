@@ -62,17 +62,7 @@ kernel relu b a inplace=b:a
 // Scratch of one iteration: the two local buffers take turns with the same
 // bytes in each iteration.
 TEST(ShadowV3, LocalBuffersGiveTheirBytesUpAtTheEndOfEachIteration) {
-  const ShadowRun r = run(R"(schedule v3
-buffer x CUDA float32 256
-buffer a CUDA float32 256 local
-buffer b CUDA float32 256 local
-range {
-  kernel k1 a x
-  kernel k2 x a
-  kernel k3 b x
-  kernel k4 x b
-}
-)",
+  const ShadowRun r = run(testing::kLoopScratch,
                           "plan v1\narena arena0 CUDA 2048\nplace x arena0 1024\nplace a arena0 0\nplace b arena0 0\n",
                           3);
   EXPECT_FALSE(r.clobber.has_value()) << r.clobber->message();
