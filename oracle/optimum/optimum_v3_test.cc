@@ -78,6 +78,27 @@ kernel k2 b stream=s2
   EXPECT_EQ(r->status, OptimumStatus::Optimal);
 }
 
+// Found by bench/v2_optimum.sh on generated v3 schedules: z, of 0 bytes,
+// belongs to no part, and its conflict pairs, kept by the part with
+// indices past its items, wrote outside the part's conflict matrix and
+// crashed `planck oracle`. A part keeps only the pairs of its own items.
+TEST(OptimumV3, AnItemOfNoBytesInAConflictPairIsInNoPart) {
+  const Schedule s = sched(R"(schedule v3
+buffer a CUDA int8 256
+buffer b CUDA int8 512
+buffer z CUDA int8 0
+kernel k1 a stream=s1
+kernel k2 b z stream=s2
+)");
+  Result<std::vector<DevicePacking>> devices = schedule_packings(s);
+  ASSERT_TRUE(devices.ok());
+  ASSERT_EQ(devices->front().problem.conflicts->size(), 3u);
+  Result<OptimumResult> r = solve_optimum(devices->front().problem);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_EQ(r->status, OptimumStatus::Optimal);
+  EXPECT_EQ(r->upper_bound, 3u);
+}
+
 // Local scratch of a loop body takes turns; x lives over the loop.
 TEST(OptimumV3, LocalBuffersLowerTheOptimum) {
   const std::string body = R"(
