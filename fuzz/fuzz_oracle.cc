@@ -36,8 +36,8 @@ using namespace planck::oracle;
 [[noreturn]] void fail(const std::string& what, const PackingProblem& p) {
   std::fprintf(stderr, "oracle: %s\nid,lower,upper,size\n", what.c_str());
   for (const PackingItem& item : p.items) {
-    std::fprintf(stderr, "%s,%lld,%lld,%llu\n", item.name.c_str(), static_cast<long long>(item.lower),
-                 static_cast<long long>(item.upper), static_cast<unsigned long long>(item.size));
+    std::fprintf(stderr, "%s,%lld,%lld,%llu\n", item.name.c_str(), static_cast<long long>(item.alive.begin),
+                 static_cast<long long>(item.alive.end), static_cast<unsigned long long>(item.size));
   }
   std::abort();
 }

@@ -47,8 +47,8 @@ TEST(PerfectPacking, TheDerivedLifetimesAreThePiecesSpansAndThePeakIsTheWidth) {
       const oracle::PackingItem& item = d.problem.items[k];
       EXPECT_EQ(item.name, p.schedule.storage[id].name);
       EXPECT_EQ(item.size, static_cast<Bytes>(piece.size));
-      EXPECT_EQ(item.lower, static_cast<std::int64_t>(piece.first));
-      EXPECT_EQ(item.upper, static_cast<std::int64_t>(piece.last) + 1);
+      EXPECT_EQ(item.alive.begin, static_cast<std::int64_t>(piece.first));
+      EXPECT_EQ(item.alive.end, static_cast<std::int64_t>(piece.last) + 1);
     }
     EXPECT_EQ(oracle::peak_live(d.problem), static_cast<Bytes>(p.width));
   }

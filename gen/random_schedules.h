@@ -11,7 +11,7 @@
 // only (docs/verification.md#judging-your-own-planner) is judged on schedules with the rest switched off.
 
 #include "gen/choices.h"
-#include "gen/features.h"
+#include "model/features.h"
 #include "model/schedule.h"
 
 namespace planck::gen {

@@ -7,7 +7,7 @@
 #include <set>
 #include <utility>
 
-#include "gen/features.h"
+#include "model/features.h"
 #include "harness/verify.h"
 #include "model/live_bytes.h"
 
@@ -135,7 +135,7 @@ GateResult gate(const Planner& planner, const std::vector<GateInstance>& instanc
   GateResult r{.threshold_percent = options.threshold_percent};
   std::set<std::string> measured;
   for (const GateInstance& i : instances) {
-    if (!gen::allows(options.features, gen::used_features(i.schedule))) {
+    if (!allows(options.features, used_features(i.schedule))) {
       r.progress.skipped++;
       continue;
     }

@@ -54,7 +54,7 @@ struct GateOptions {
   double threshold_percent = 0;  // an arena may grow by at most this much
   // What the planner supports: instances that use more are skipped, and
   // cases are generated without it.
-  gen::Features features;
+  Features features;
 };
 
 struct InvalidPlan {

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "gen/choices.h"
-#include "gen/features.h"
+#include "model/features.h"
 #include "gen/minimize.h"
 #include "gen/schedule_parts.h"
 
@@ -35,9 +35,9 @@ void Progress::judged(const Schedule& s, double seconds_now) {
 }
 
 void Progress::generated_uses(const Schedule& s) {
-  const auto switches = gen::feature_switches();
+  const auto switches = feature_switches();
   feature_cases.resize(switches.size(), 0);
-  const gen::Features used = gen::used_features(s);
+  const Features used = used_features(s);
   for (std::size_t k = 0; k < switches.size(); ++k) feature_cases[k] += used.*switches[k].on ? 1 : 0;
 }
 
@@ -110,7 +110,7 @@ VerifyResult verify(const Planner& planner, const std::vector<Schedule>& files, 
 
   for (const Schedule& s : files) {
     if (Clock::now() >= end) break;
-    if (!gen::allows(options.features, gen::used_features(s))) {
+    if (!allows(options.features, used_features(s))) {
       r.progress.skipped++;
       continue;
     }

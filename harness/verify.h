@@ -28,7 +28,7 @@ struct VerifyOptions {
   // The largest generated schedule, on the generator's size scale (100 is
   // its nominal size, some 40 entries); cases grow from 1 up to it.
   int max_size = 300;
-  gen::Features features;          // what the planner claims to support
+  Features features;          // what the planner claims to support
 };
 
 // How far a run of judged schedules has gone, for progress and reports.
@@ -39,7 +39,7 @@ struct Progress {
   double seconds = 0;
   std::size_t largest_entries = 0;  // the largest schedule judged so far
   std::size_t largest_storage = 0;
-  // By feature switch (gen::feature_switches()), the generated cases that
+  // By feature switch (feature_switches()), the generated cases that
   // used it; empty until a case is generated.
   std::vector<std::uint64_t> feature_cases;
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "gen/features.h"
+#include "model/features.h"
 #include "gen/schedule_parts.h"
 #include "model/schedule_printer.h"
 #include "model/schedule_reader.h"
@@ -97,7 +97,7 @@ TEST(Verify, GeneratedCasesHonourTheFeatureSwitches) {
   // The loop bug is invisible when no loop is generated. The broken
   // planners know model v1.
   VerifyOptions o = quick(300);
-  o.features = gen::v1_only(o.features);
+  o.features = v1_only(o.features);
   o.features.range_loops = false;
   o.features.flag_loops = false;
   const VerifyResult r = verify(*props::make_broken_planner(props::Bug::LoopsNotExtended), {}, o);

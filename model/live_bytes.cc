@@ -20,8 +20,8 @@ std::optional<Bytes> peak_live_bytes(const std::vector<Load>& loads) {
   begins.reserve(loads.size());
   ends.reserve(loads.size());
   for (const Load& load : loads) {
-    begins.push_back({load.begin, load.size});
-    ends.push_back({load.end, load.size});
+    begins.push_back({load.alive.begin, load.size});
+    ends.push_back({load.alive.end, load.size});
   }
   const auto by_time = [](const Event& a, const Event& b) { return a.time < b.time; };
   for (std::vector<Event>* events : {&begins, &ends}) {

@@ -11,26 +11,24 @@
 
 #include "model/lifetime.h"
 #include "model/plan.h"
+#include "model/ranges.h"
 #include "model/schedule.h"
 
 namespace planck {
 
-// `size` bytes alive over the half-open times [begin, end).
+// `size` bytes alive over a range of times.
 struct Load {
-  std::int64_t begin = 0;
-  std::int64_t end = 0;
+  TimeRange alive;
   Bytes size = 0;
 };
 
 // A buffer of `size` bytes over its lifetime: entries [first, last + 1).
-inline Load load_of(const Lifetime& life, Bytes size) {
-  return {static_cast<std::int64_t>(life.first), static_cast<std::int64_t>(life.last) + 1, size};
-}
+inline Load load_of(const Lifetime& life, Bytes size) { return {times_of(life), size}; }
 
 // The peak of live bytes: the most bytes the loads hold at once, a load
 // that ends at a time freed before one that begins then. Loads alive
 // together need disjoint bytes, so no arena that holds them all is smaller.
-// nullopt when the live bytes pass 2^64. Needs begin < end for each load.
+// nullopt when the live bytes pass 2^64. Needs a load alive over no empty range.
 // O(n) for loads in order of their begins and of their ends (the order of
 // first appearance is of the begins), else O(n log n).
 std::optional<Bytes> peak_live_bytes(const std::vector<Load>& loads);

@@ -31,8 +31,7 @@ TEST(PeakLiveBytes, IsNothingWhenTheLiveBytesPass2To64) {
 
 TEST(LoadOf, ABufferIsAliveFromItsFirstEntryToTheOneAfterItsLast) {
   const Load load = load_of(Lifetime{.buffer = 3, .first = 2, .last = 4}, 768);
-  EXPECT_EQ(load.begin, 2);
-  EXPECT_EQ(load.end, 5);
+  EXPECT_EQ(load.alive, (TimeRange{2, 5}));
   EXPECT_EQ(load.size, 768u);
 }
 

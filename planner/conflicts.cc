@@ -41,6 +41,12 @@ Status refuse_streams(const Schedule& s, std::string_view planner) {
                .kind = "planner-streams"};
 }
 
+Features one_stream_features() {
+  Features f;
+  f.streams = false;
+  return f;
+}
+
 ConflictRule::ConflictRule(const Schedule& s, const std::vector<Lifetime>& lives) : s_(s), lives_(lives) {
   const std::size_t n = s.entries.size();
   const std::size_t streams = std::max<std::size_t>(s.streams.size(), 1);

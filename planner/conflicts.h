@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/features.h"
 #include "model/lifetime.h"
 #include "model/result.h"
 #include "model/schedule.h"
@@ -28,9 +29,9 @@ namespace planck {
 // file order) refuses s, naming its streams and the planners that plan it.
 Status refuse_streams(const Schedule& s, std::string_view planner);
 
-// The features (as `--features` lists them) of the planners that plan one
-// stream in file order: every feature of the model but streams.
-inline constexpr std::string_view kOneStreamFeatures = "v2,local";
+// The features of the planners that plan one stream in file order: every
+// feature of the model but streams.
+Features one_stream_features();
 
 class ConflictRule {
  public:

@@ -145,7 +145,7 @@ namespace {
 class TinygradPlanner final : public Planner {
  public:
   std::string_view name() const override { return "tinygrad"; }
-  std::optional<std::string> claimed_features() const override { return std::string(kOneStreamFeatures); }
+  std::optional<Features> claimed_features() const override { return one_stream_features(); }
   Result<Plan> plan(const Schedule& s) const override {
     PLANCK_TRY(refuse_streams(s, name()));
     return plan_by_events(s, planned_lifetimes(s), true);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "model/lexical.h"
 #include "model/schedule_printer.h"
 #include "planck/planner.h"
 #include "planner/external.h"
@@ -31,14 +32,14 @@ constexpr std::size_t kMessageShown = 2048;
 
 class LibraryPlanner final : public Planner {
  public:
-  LibraryPlanner(std::string path, void* handle, PlanFn plan, FreeFn free, std::optional<std::string> features)
+  LibraryPlanner(std::string path, void* handle, PlanFn plan, FreeFn free, Features features)
       : path_(std::move(path)), handle_(handle), plan_(plan), free_(free), features_(std::move(features)) {}
   ~LibraryPlanner() override { dlclose(handle_); }
   LibraryPlanner(const LibraryPlanner&) = delete;
   LibraryPlanner& operator=(const LibraryPlanner&) = delete;
 
   std::string_view name() const override { return path_; }
-  std::optional<std::string> claimed_features() const override { return features_; }
+  std::optional<Features> claimed_features() const override { return features_; }
 
   Result<Plan> plan(const Schedule& s) const override {
     const std::string text = print_schedule(s);  // its c_str() ends with the NUL the ABI promises
@@ -79,7 +80,7 @@ class LibraryPlanner final : public Planner {
   void* handle_;
   PlanFn plan_;
   FreeFn free_;
-  std::optional<std::string> features_;  // planck_planner_features()'s answer, from version 2 on
+  Features features_;  // model v1, or from version 2 on what planck_planner_features() lists
   mutable std::mutex mutex_;
 };
 
@@ -129,7 +130,7 @@ Result<std::unique_ptr<Planner>> make_library_planner(const std::string& path) {
   if (free == nullptr) return missing("planck_free");
   // Version 1 knows model v1 only; from version 2 on the library says what
   // it supports.
-  std::optional<std::string> features;
+  Features features = v1_features();
   if (v >= 2) {
     auto claim = find_function<FeaturesFn>(handle, "planck_planner_features");
     if (claim == nullptr) return missing("planck_planner_features");
@@ -137,9 +138,10 @@ Result<std::unique_ptr<Planner>> make_library_planner(const std::string& path) {
     if (text == nullptr) return fail("planck_planner_features() returned NULL, not a list of features");
     const std::size_t n = strnlen(text, kFeaturesShown + 1);
     if (n > kFeaturesShown) return fail(fmt::format("planck_planner_features() returned more than {} bytes", kFeaturesShown));
-    features = std::string(text, n);
-  } else {
-    features = "v1";
+    const std::string_view list(text, n);
+    Result<Features> said = parse_features(list);
+    if (!said) return fail(fmt::format("planck_planner_features() says '{}': {}", escaped(list), said.error().message()));
+    features = *said;
   }
   return std::unique_ptr<Planner>(
       std::make_unique<LibraryPlanner>(path, handle, plan, free, std::move(features)));

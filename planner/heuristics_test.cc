@@ -568,7 +568,7 @@ RandomCase random_case(gen::Choices& choices) {
   options.max_entries = 10;
   // Model v1: the lifetimes and 256-byte blocks below are v1's; model v2 is
   // the properties' (properties/, V2PlannerProperty).
-  options.features = gen::v1_only(options.features);
+  options.features = v1_only(options.features);
   RandomCase c{gen::generate_schedule(choices, options), {}};
   const Schedule& s = c.schedule;
   for (std::size_t e = 0; e < s.entries.size(); ++e) {

@@ -1,6 +1,6 @@
 #include "planner/inplace.h"
 
-#include "model/takes.h"
+#include "model/inplace_views.h"
 
 namespace planck {
 namespace {

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/features.h"
 #include "model/plan.h"
 #include "model/result.h"
 #include "model/schedule.h"
@@ -29,12 +30,13 @@ class Planner {
     (void)until;
     return plan(s);
   }
-  // The features of the model the planner says it supports, as a list of
-  // `--features` (gen/features.h reads it), when it says: a planner library
-  // of ABI version 2 does, and tlsf and tinygrad, which plan one stream.
-  // None from this project's other planners, which support every feature,
-  // and from commands, which are taken at the word of `--features`.
-  virtual std::optional<std::string> claimed_features() const { return std::nullopt; }
+  // The features of the model the planner says it supports, when it says:
+  // a planner library does (model v1 from ABI version 1, what
+  // planck_planner_features() lists from version 2), and tlsf and tinygrad,
+  // which plan one stream. None from this project's other planners, which
+  // support every feature, and from commands, which are taken at the word of
+  // `--features`.
+  virtual std::optional<Features> claimed_features() const { return std::nullopt; }
 };
 
 // The planner called name, or nullptr when there is none.

@@ -21,7 +21,7 @@ class TlsfPlanner final : public Planner {
  public:
   std::string_view name() const override { return "tlsf"; }
   // One stream in file order: every feature but streams.
-  std::optional<std::string> claimed_features() const override { return std::string(kOneStreamFeatures); }
+  std::optional<Features> claimed_features() const override { return one_stream_features(); }
 
   // A schedule with a `device` line, or whose lifetimes are stretched by
   // planned inputs, outputs or state, is planned over events sorted in full

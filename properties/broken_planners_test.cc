@@ -65,7 +65,7 @@ TEST_P(BrokenPlannerIsCaught, WithACounterexampleOfAtMostFiveEntries) {
   ASSERT_NE(reference, nullptr);
   // The broken planners, as the statements above, know model v1.
   gen::ScheduleOptions v1;
-  v1.features = gen::v1_only(v1.features);
+  v1.features = v1_only(v1.features);
   for (std::uint64_t seed : kSeeds) {
     const std::optional<Failure> found =
         find_counterexample(planner_property(*broken, schedules(v1), guard.statement), seed, kCases);

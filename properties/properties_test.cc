@@ -43,7 +43,7 @@ constexpr int kOptimumCases = 100;
 
 // Generator options of model v1 only.
 gen::ScheduleOptions v1(gen::ScheduleOptions options = {}) {
-  options.features = gen::v1_only(options.features);
+  options.features = v1_only(options.features);
   return options;
 }
 
@@ -128,7 +128,7 @@ class V2PlannerProperty : public ::testing::TestWithParam<std::string> {
   void run(PlanStatement statement, int cases, gen::ScheduleOptions options = {}) {
     const std::unique_ptr<Planner> planner = make_planner(GetParam());
     ASSERT_NE(planner, nullptr) << GetParam();
-    options.features = gen::v2_only(options.features);
+    options.features = v2_only(options.features);
     check(planner_property(*planner, schedules(options), statement), cases);
   }
 };
@@ -169,9 +169,7 @@ class V3PlannerProperty : public ::testing::TestWithParam<std::string> {
     const std::unique_ptr<Planner> planner = make_planner(GetParam());
     ASSERT_NE(planner, nullptr) << GetParam();
     gen::ScheduleOptions options;
-    if (const std::optional<std::string> claimed = planner->claimed_features()) {
-      options.features = *gen::parse_features(*claimed);
-    }
+    if (const std::optional<Features> claimed = planner->claimed_features()) options.features = *claimed;
     check(planner_property(*planner, schedules(options), statement), cases);
   }
 };

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "gen/features.h"
+#include "model/features.h"
 #include "gen/schedule_assertions.h"
 #include "gen/schedule_parts.h"
 #include "gen/shrink.h"
@@ -36,10 +36,10 @@ constexpr std::uint64_t kSeeds[] = {1, 2, 3, 4, 5};
 int view_depth(const Arg& a) { return static_cast<int>(gen::view_layers(a)); }
 
 TEST(Generators, CoverEveryFeatureOfTheScheduleModel) {
-  gen::Features seen = gen::no_features();
+  Features seen = no_features();
   const rc::Gen<Schedule> schedule = schedules();
-  for (std::uint64_t k = 0; k < 600; ++k) seen |= gen::used_features(schedule(rc::Random(k), static_cast<int>(k % 101)).value());
-  for (const gen::FeatureSwitch& sw : gen::feature_switches()) EXPECT_TRUE(seen.*sw.on) << sw.name;
+  for (std::uint64_t k = 0; k < 600; ++k) seen |= used_features(schedule(rc::Random(k), static_cast<int>(k % 101)).value());
+  for (const FeatureSwitch& sw : feature_switches()) EXPECT_TRUE(seen.*sw.on) << sw.name;
 }
 
 TEST(Generators, TheSameRandomAndSizeGiveTheSameSchedule) {
@@ -68,7 +68,7 @@ TEST(Generators, AFeatureSwitchedOffInTheOptionsIsNeverUsed) {
   options.features.phases = false;
   check(
       [&options] {
-        const gen::Features used = gen::used_features(*schedules(options));
+        const Features used = used_features(*schedules(options));
         RC_ASSERT(!used.flag_loops);
         RC_ASSERT(!used.phases);
       },

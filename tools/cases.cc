@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "draw/svg.h"
-#include "gen/features.h"
+#include "model/features.h"
 #include "oracle/check/checker.h"
 #include "tools/output.h"
 
@@ -26,7 +26,7 @@ void add_cases_json(nlohmann::ordered_json& object, const harness::Progress& p) 
   object["largest_declarations"] = p.largest_storage;
   // How many generated cases used each feature.
   nlohmann::ordered_json features = nlohmann::ordered_json::object();
-  const auto switches = gen::feature_switches();
+  const auto switches = feature_switches();
   for (std::size_t k = 0; k < switches.size(); ++k) {
     features[std::string(switches[k].name)] = k < p.feature_cases.size() ? p.feature_cases[k] : 0;
   }

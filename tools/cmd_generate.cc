@@ -42,7 +42,7 @@ struct Kind {
   std::string description;  // one line, for --help
   std::vector<std::string> flags;
   // The sizes given, and for random the features it may use.
-  std::function<Result<Schedule>(gen::Choices&, const Sizes&, const gen::Features&)> make;
+  std::function<Result<Schedule>(gen::Choices&, const Sizes&, const Features&)> make;
 };
 
 // A model shape: its size flags, each setting one field of its options.
@@ -55,7 +55,7 @@ Kind model_kind(std::string name, std::string description, Fields<Options> field
   std::vector<std::string> flags;
   for (const auto& field : fields) flags.push_back(field.first);
   return {std::move(name), std::move(description), std::move(flags),
-          [fields, generate](gen::Choices& c, const Sizes& sizes, const gen::Features&) {
+          [fields, generate](gen::Choices& c, const Sizes& sizes, const Features&) {
             Options o;
             for (const auto& [flag, member] : fields) {
               if (auto it = sizes.find(flag); it != sizes.end()) o.*member = it->second;
@@ -106,7 +106,7 @@ const std::vector<Kind>& kinds() {
       {"chain",
        "the benchmarks' flat chain: each kernel writes a buffer and reads recent ones",
        {"--buffers"},
-       [](gen::Choices& c, const Sizes& s, const gen::Features&) -> Result<Schedule> {
+       [](gen::Choices& c, const Sizes& s, const Features&) -> Result<Schedule> {
          gen::ChainOptions o;
          std::uint64_t buffers = o.buffers;
          take(s, "--buffers", buffers);
@@ -119,7 +119,7 @@ const std::vector<Kind>& kinds() {
       {"random",
        "a random schedule of every feature of the format, as the properties draw them",
        {"--size"},
-       [](gen::Choices& c, const Sizes& s, const gen::Features& features) -> Result<Schedule> {
+       [](gen::Choices& c, const Sizes& s, const Features& features) -> Result<Schedule> {
          gen::ScheduleOptions o;
          o.features = features;
          std::uint64_t size = static_cast<std::uint64_t>(o.size);
@@ -159,12 +159,12 @@ void run_generate(const GenerateArgs& args) {
                                             kind->name, joined(kind->flags))};
     }
   }
-  gen::Features features;  // every one
+  Features features;  // every one
   if (!args.features.empty()) {
     if (kind->name != "random") {
       throw Exit{kExitBadInput, fmt::format("planck generate: --only applies to random, not to {}", kind->name)};
     }
-    Result<gen::Features> f = gen::parse_features(args.features);
+    Result<Features> f = parse_features(args.features);
     if (!f) throw Exit{kExitBadInput, "planck generate: --only: " + f.error().message()};
     features = *f;
   }

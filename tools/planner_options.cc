@@ -32,7 +32,7 @@ const CLI::Validator kNotEmpty(
 // --features LIST, and --no-NAME for each feature of the model.
 void add_feature_flags(CLI::App& cmd, PlannerOptions& options) {
   std::string names;
-  for (const gen::FeatureSwitch& f : gen::feature_switches()) names += fmt::format(", {}", f.name);
+  for (const FeatureSwitch& f : feature_switches()) names += fmt::format(", {}", f.name);
   cmd.add_option("--features", options.features_list,
                  fmt::format("the features of the model the planner supports, separated by commas: v1 (every "
                              "feature of model v1), v2 (every feature of v1 and v2), v3 (every feature), none{}. "
@@ -42,12 +42,12 @@ void add_feature_flags(CLI::App& cmd, PlannerOptions& options) {
                              names))
       ->check(CLI::Validator(
           [](const std::string& text) -> std::string {
-            const Result<gen::Features> f = gen::parse_features(text);
+            const Result<Features> f = parse_features(text);
             return f ? "" : f.error().message();
           },
           "LIST"))
       ->group("Features");
-  for (const gen::FeatureSwitch& f : gen::feature_switches()) {
+  for (const FeatureSwitch& f : feature_switches()) {
     cmd.add_flag_callback(
            fmt::format("--no-{}", f.name), [&options, on = f.on] { options.removed.*on = true; },
            fmt::format("the planner does not support {}: none is generated, and schedules that use it are "
@@ -59,33 +59,26 @@ void add_feature_flags(CLI::App& cmd, PlannerOptions& options) {
 
 // options.features and default_features, for `planner`.
 void settle_features(PlannerOptions& options, const Planner& planner) {
-  gen::Features own;  // this project's planners support every feature
-  if (!options.command.empty()) own = gen::v1_features();
-  if (const std::optional<std::string> claimed = planner.claimed_features()) {
-    Result<gen::Features> said = gen::parse_features(*claimed);
-    if (!said) {
-      throw Exit{kExitBadInput, fmt::format("--planner-lib: {}: planck_planner_features() says '{}': {}",
-                                            options.library, *claimed, said.error().message())};
-    }
-    own = *said;
-  }
+  Features own;  // this project's planners support every feature
+  if (!options.command.empty()) own = v1_features();
+  if (const std::optional<Features> claimed = planner.claimed_features()) own = *claimed;
   options.default_features = own;
-  gen::Features f = own;
+  Features f = own;
   if (!options.features_list.empty()) {
-    Result<gen::Features> given = gen::parse_features(options.features_list);
+    Result<Features> given = parse_features(options.features_list);
     if (!given) throw Exit{kExitBadInput, "--features: " + given.error().message()};
     f = *given;
   }
-  for (const gen::FeatureSwitch& sw : gen::feature_switches()) {
+  for (const FeatureSwitch& sw : feature_switches()) {
     if (options.removed.*sw.on) f.*sw.on = false;
   }
   options.features = f;
 }
 
 // The features `used` has that `allowed` does not, as their switches' names.
-std::string missing_features(const gen::Features& allowed, const gen::Features& used) {
+std::string missing_features(const Features& allowed, const Features& used) {
   std::string out;
-  for (const gen::FeatureSwitch& f : gen::feature_switches()) {
+  for (const FeatureSwitch& f : feature_switches()) {
     if (used.*(f.on) && !(allowed.*(f.on))) out += (out.empty() ? "" : ", ") + std::string(f.name);
   }
   return out;
@@ -167,17 +160,17 @@ std::string planner_arguments(const PlannerOptions& options) {
     }
   }
   if (!(options.features == options.default_features)) {
-    out += " --features " + gen::features_text(options.features);
+    out += " --features " + features_text(options.features);
   }
   return out;
 }
 
 void check_supported(const PlannerOptions& options, const Schedule& s, const std::string& path) {
-  const std::string missing = missing_features(options.features, gen::used_features(s));
+  const std::string missing = missing_features(options.features, used_features(s));
   if (!missing.empty()) {
     throw Exit{kExitBadInput, fmt::format("{}: uses what the planner does not support ({}); it supports {} "
                                           "(--features)",
-                                          path, missing, gen::features_text(options.features))};
+                                          path, missing, features_text(options.features))};
   }
 }
 

@@ -6,7 +6,7 @@
 //   --planner-lib PATH
 // and, for the commands that judge it on schedules it may not support
 // (verify, gate, minimize), what it claims to support:
-//   --features LIST   the features of the model it supports (gen/features.h:
+//   --features LIST   the features of the model it supports (model/features.h:
 //                     names, `v1`, `v2`); by default every feature for this
 //                     project's planners, `v1` for a command, and for a
 //                     library what its planck_planner_features() says (`v1`
@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-#include "gen/features.h"
+#include "model/features.h"
 #include "model/result.h"
 #include "planner/planner.h"
 #include "tools/commands.h"
@@ -31,11 +31,11 @@ struct PlannerOptions {
   double timeout_seconds = 10;   // --planner-timeout
   std::string library;           // --planner-lib
   std::string features_list;     // --features, empty when not given
-  gen::Features removed = gen::no_features();  // each --no-FEATURE
+  Features removed = no_features();  // each --no-FEATURE
   // What it supports: --features, or the planner's own default, without
   // --no-FEATURE's. Set by make_chosen_planner.
-  gen::Features features;
-  gen::Features default_features;  // the planner's own default
+  Features features;
+  Features default_features;  // the planner's own default
 };
 
 // Which planner options a command takes: the planner alone, or also what it

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "model/takes.h"
+#include "model/inplace_views.h"
 
 namespace planck::oracle {
 namespace {

@@ -10,7 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "model/resolve.h"
-#include "model/takes.h"
+#include "model/inplace_views.h"
 #include "oracle/check/lifetimes.h"
 #include "oracle/check/order.h"
 

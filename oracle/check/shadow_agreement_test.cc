@@ -189,7 +189,7 @@ TEST(ShadowAgreement, IntervalMapsFindWhatAByteArrayFinds) {
   gen::SeededChoices c(kSeed + 1);
   // The byte model knows model v1.
   gen::ScheduleOptions options = small_schedules(1, 40, 15);
-  options.features = gen::v1_only(options.features);
+  options.features = v1_only(options.features);
   int clobbered = 0;
   for (int i = 0; i < kSchedules; ++i) {
     const Schedule s = gen::generate_schedule(c, options);

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/ranges.h"
 #include "model/schedule.h"
 
 namespace planck::oracle {
@@ -49,14 +50,6 @@ struct EntrySpan {
   friend bool operator==(const EntrySpan&, const EntrySpan&) = default;
 };
 EntrySpan entry_span(const Schedule& s, std::size_t first, std::size_t last);
-
-// Bytes [begin, end) of an arena.
-struct ByteRange {
-  Bytes begin = 0;
-  Bytes end = 0;
-
-  friend bool operator==(const ByteRange&, const ByteRange&) = default;
-};
 
 // Why placed storage is not planned (docs/planners.md#rule-2-what-is-planned).
 enum class Unplanned : std::uint8_t { Alloc, Param, Held, OnDisk, NotTaken };

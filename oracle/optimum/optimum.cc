@@ -60,8 +60,8 @@ std::size_t pairs_alive_together(const std::vector<UnitItem>& items) {
   std::vector<std::int64_t> starts;
   std::vector<std::int64_t> ends;
   for (const UnitItem& u : items) {
-    starts.push_back(u.lower);
-    ends.push_back(u.upper);
+    starts.push_back(u.alive.begin);
+    ends.push_back(u.alive.end);
   }
   std::sort(starts.begin(), starts.end());
   std::sort(ends.begin(), ends.end());
@@ -126,7 +126,7 @@ Status Solver::set_up_parts() {
     part.unit = 0;
     for (const PackingItem& item : part.problem.items) part.unit = std::gcd(part.unit, item.size);
     for (const PackingItem& item : part.problem.items) {
-      part.units.push_back({static_cast<std::int64_t>(item.size / part.unit), item.lower, item.upper});
+      part.units.push_back({static_cast<std::int64_t>(item.size / part.unit), item.alive});
     }
     if (part.problem.conflicts) {
       part.peak = conflict_lower_bound(part.problem, &part.lower_by);

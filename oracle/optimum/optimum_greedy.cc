@@ -24,7 +24,7 @@ std::optional<std::vector<std::int64_t>> greedy_by_size(const std::vector<UnitIt
   std::iota(order.begin(), order.end(), std::size_t{0});
   // Widths in unsigned arithmetic, where upper - lower cannot wrap.
   auto width = [&](std::size_t i) {
-    return static_cast<std::uint64_t>(items[i].upper) - static_cast<std::uint64_t>(items[i].lower);
+    return static_cast<std::uint64_t>(items[i].alive.end) - static_cast<std::uint64_t>(items[i].alive.begin);
   };
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     if (items[a].size != items[b].size) return items[a].size > items[b].size;

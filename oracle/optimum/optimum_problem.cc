@@ -21,7 +21,7 @@ std::vector<std::size_t> by_start(const PackingProblem& p, Keep keep) {
   std::vector<std::pair<std::int64_t, std::size_t>> keyed;
   keyed.reserve(p.items.size());
   for (std::size_t i = 0; i < p.items.size(); ++i) {
-    if (keep(p.items[i])) keyed.emplace_back(p.items[i].lower, i);
+    if (keep(p.items[i])) keyed.emplace_back(p.items[i].alive.begin, i);
   }
   std::sort(keyed.begin(), keyed.end());
   std::vector<std::size_t> order;
@@ -35,9 +35,9 @@ std::vector<std::size_t> by_start(const PackingProblem& p, Keep keep) {
 Status check_problem(const PackingProblem& p) {
   Bytes total = 0;
   for (const PackingItem& item : p.items) {
-    if (item.lower >= item.upper) {
+    if (item.alive.begin >= item.alive.end) {
       return Error{"", fmt::format("item {}: its lifetime [{}, {}) is empty", item.name,
-                                   item.lower, item.upper)};
+                                   item.alive.begin, item.alive.end)};
     }
     if (item.size > kMaxTotalSize - total) {
       return Error{"", fmt::format("item {}: the sizes up to it total more than 2^62, more "
@@ -174,7 +174,7 @@ std::optional<Bytes> peak_live(const PackingProblem& p) {
   if (p.conflicts) return conflict_lower_bound(p);
   std::vector<Load> loads;
   loads.reserve(p.items.size());
-  for (const PackingItem& item : p.items) loads.push_back({item.lower, item.upper, item.size});
+  for (const PackingItem& item : p.items) loads.push_back({item.alive, item.size});
   return peak_live_bytes(loads);
 }
 
@@ -221,7 +221,7 @@ std::string placement_error(const PackingProblem& p, const Offsets& offsets,
   const std::vector<std::size_t> order = by_start(p, [](const PackingItem&) { return true; });
   for (std::size_t x = 0; x < order.size(); ++x) {
     const std::size_t i = order[x];
-    for (std::size_t y = x + 1; y < order.size() && p.items[order[y]].lower < p.items[i].upper; ++y) {
+    for (std::size_t y = x + 1; y < order.size() && p.items[order[y]].alive.begin < p.items[i].alive.end; ++y) {
       const std::size_t j = order[y];
       // Half-open byte ranges; an empty one (size 0) meets nothing.
       const bool empty = p.items[i].size == 0 || p.items[j].size == 0;
@@ -230,7 +230,7 @@ std::string placement_error(const PackingProblem& p, const Offsets& offsets,
         const PackingItem& b = p.items[std::max(i, j)];
         return fmt::format(
             "items {} and {}, both alive on [{}, {}), share bytes: [{}, {}) and [{}, {})", a.name,
-            b.name, std::max(a.lower, b.lower), std::min(a.upper, b.upper), offsets[std::min(i, j)],
+            b.name, std::max(a.alive.begin, b.alive.begin), std::min(a.alive.end, b.alive.end), offsets[std::min(i, j)],
             end[std::min(i, j)], offsets[std::max(i, j)], end[std::max(i, j)]);
       }
     }
@@ -266,12 +266,12 @@ std::vector<std::vector<std::size_t>> independent_parts(const PackingProblem& p)
   std::int64_t reach = 0;  // the latest end among the items of the current part
   for (std::size_t i : order) {
     const PackingItem& item = p.items[i];
-    if (parts.empty() || item.lower >= reach) {
+    if (parts.empty() || item.alive.begin >= reach) {
       parts.emplace_back();
-      reach = item.upper;
+      reach = item.alive.end;
     }
     parts.back().push_back(i);
-    reach = std::max(reach, item.upper);
+    reach = std::max(reach, item.alive.end);
   }
   for (auto& part : parts) std::sort(part.begin(), part.end());
   return parts;

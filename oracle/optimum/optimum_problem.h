@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "model/ranges.h"
 #include "model/result.h"
 #include "model/schedule.h"
 
@@ -28,8 +29,7 @@ namespace planck::oracle {
 struct PackingItem {
   std::string name;
   Bytes size = 0;
-  std::int64_t lower = 0;  // alive on the half-open [lower, upper)
-  std::int64_t upper = 0;
+  TimeRange alive;
 };
 
 struct PackingProblem {
@@ -88,16 +88,13 @@ std::vector<std::vector<std::size_t>> independent_parts(const PackingProblem& p)
 
 // --- What the engines solve ---
 
-// An item in units: size >= 1, lower < upper.
+// An item in units: size >= 1, alive over a range that is not empty.
 struct UnitItem {
   std::int64_t size = 0;
-  std::int64_t lower = 0;  // alive on the half-open [lower, upper)
-  std::int64_t upper = 0;
+  TimeRange alive;
 };
 
-inline bool alive_together(const UnitItem& a, const UnitItem& b) {
-  return a.lower < b.upper && b.lower < a.upper;
-}
+inline bool alive_together(const UnitItem& a, const UnitItem& b) { return a.alive.overlaps(b.alive); }
 
 // Which items of a part may not share bytes: those alive together, or with
 // explicit conflicts (model v3) the pairs listed, as a matrix of bits.

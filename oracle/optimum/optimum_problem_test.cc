@@ -49,16 +49,16 @@ TEST(PackingProblem, PeakIsTheMostBytesAliveAtOneTimeInAnyOrderOfItems) {
     std::vector<PackingItem> items(rng() % 12);
     for (PackingItem& item : items) {
       item.size = rng() % 100;
-      item.lower = static_cast<std::int64_t>(rng() % 10) - 3;
-      item.upper = item.lower + 1 + static_cast<std::int64_t>(rng() % 6);
+      item.alive.begin = static_cast<std::int64_t>(rng() % 10) - 3;
+      item.alive.end = item.alive.begin + 1 + static_cast<std::int64_t>(rng() % 6);
     }
     if (trial % 2 == 0) {
-      std::sort(items.begin(), items.end(), [](const PackingItem& a, const PackingItem& b) { return a.lower < b.lower; });
+      std::sort(items.begin(), items.end(), [](const PackingItem& a, const PackingItem& b) { return a.alive.begin < b.alive.begin; });
     }
     Bytes want = 0;
     for (std::int64_t t = -3; t < 16; ++t) {
       Bytes live = 0;
-      for (const PackingItem& item : items) live += item.lower <= t && t < item.upper ? item.size : 0;
+      for (const PackingItem& item : items) live += item.alive.begin <= t && t < item.alive.end ? item.size : 0;
       want = std::max(want, live);
     }
     EXPECT_EQ(peak_live(problem(items)), want) << "trial " << trial;

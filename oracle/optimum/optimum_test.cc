@@ -231,8 +231,8 @@ TEST(Optimum, AnswersAreRightOnInstancesWithManyParts) {
   for (int copy = 0; copy < 30; ++copy) {
     for (PackingItem item : tricky().items) {
       item.name += "_" + std::to_string(copy);
-      item.lower += copy * 10;
-      item.upper += copy * 10;
+      item.alive.begin += copy * 10;
+      item.alive.end += copy * 10;
       item.size *= copy % 3 == 0 ? 2 : 1;
       p.items.push_back(item);
     }
@@ -268,8 +268,8 @@ copy h bitcast(t0, float32)
   // t0 lives from entry 0 to entry 2; t1 and the flag f inside the loop (entry 1).
   EXPECT_EQ(cuda.problem.items[0].name, "t0");
   EXPECT_EQ(cuda.problem.items[0].size, 16u);
-  EXPECT_EQ(cuda.problem.items[0].lower, 0);
-  EXPECT_EQ(cuda.problem.items[0].upper, 3);
+  EXPECT_EQ(cuda.problem.items[0].alive.begin, 0);
+  EXPECT_EQ(cuda.problem.items[0].alive.end, 3);
   EXPECT_EQ(cuda.problem.items[1].name, "t1");
   EXPECT_EQ(cuda.problem.items[1].size, 1u);  // 64 + 100 bytes round up to one block
   EXPECT_EQ(cuda.problem.items[2].name, "f");
@@ -314,8 +314,8 @@ TEST(OptimumInput, AnIntervalProblemPlansIntoOneArenaUnderItsIds) {
   ASSERT_EQ(p.items.size(), 2u);
   EXPECT_EQ(p.items[1].name, "b");
   EXPECT_EQ(p.items[1].size, 7u);
-  EXPECT_EQ(p.items[1].lower, 1);
-  EXPECT_EQ(p.items[1].upper, 3);
+  EXPECT_EQ(p.items[1].alive.begin, 1);
+  EXPECT_EQ(p.items[1].alive.end, 3);
   auto plan = interval_plan(*csv, {0, 5}, 12);
   ASSERT_TRUE(plan);
   EXPECT_EQ(print_plan(*plan), "plan v1\narena arena0 CSV 12\nplace a arena0 0\nplace b arena0 5\n");

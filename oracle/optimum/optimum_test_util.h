@@ -52,7 +52,7 @@ inline std::vector<UnitItem> tight_items(std::mt19937_64& rng, std::int64_t capa
     std::vector<std::size_t> kept;
     for (std::size_t i : live) {
       if (t > 0 && pick(0, 1) == 0) {
-        items[i].upper = t;
+        items[i].alive.end = t;
       } else {
         kept.push_back(i);
         used += items[i].size;
@@ -90,8 +90,8 @@ inline std::vector<Variant> tricky_variants() {
         Variant v;
         for (std::size_t k = 0; k < base.size(); ++k) {
           UnitItem u = base[(k + static_cast<std::size_t>(rotate)) % base.size()];
-          if (reverse) u = {u.size, 5 - u.upper, 5 - u.lower};
-          v.items.push_back({u.size * scale, u.lower * 2 + 1, u.upper * 2 + 1});
+          if (reverse) u = {u.size, 5 - u.alive.end, 5 - u.alive.begin};
+          v.items.push_back({u.size * scale, u.alive.begin * 2 + 1, u.alive.end * 2 + 1});
         }
         v.least = 5 * scale;
         all.push_back(std::move(v));
@@ -104,8 +104,8 @@ inline std::vector<Variant> tricky_variants() {
 inline PackingProblem as_problem(const std::vector<UnitItem>& items) {
   PackingProblem p;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    p.items.push_back({"b" + std::to_string(i), static_cast<Bytes>(items[i].size), items[i].lower,
-                       items[i].upper});
+    p.items.push_back({"b" + std::to_string(i), static_cast<Bytes>(items[i].size), items[i].alive.begin,
+                       items[i].alive.end});
   }
   return p;
 }
@@ -118,8 +118,8 @@ inline Offsets as_offsets(const std::vector<std::int64_t>& units) {
 inline std::string describe(const std::vector<UnitItem>& items) {
   std::string s;
   for (const UnitItem& u : items) {
-    s += "{" + std::to_string(u.size) + ", [" + std::to_string(u.lower) + ", " +
-         std::to_string(u.upper) + ")} ";
+    s += "{" + std::to_string(u.size) + ", [" + std::to_string(u.alive.begin) + ", " +
+         std::to_string(u.alive.end) + ")} ";
   }
   return s;
 }

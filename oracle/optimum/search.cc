@@ -164,8 +164,8 @@ void PlacementSearch::Impl::sweep() {
   std::vector<Event> events;
   events.reserve(2 * n);
   for (std::size_t i = 0; i < n; ++i) {
-    events.push_back({items[i].lower, true, static_cast<std::int32_t>(i)});
-    events.push_back({items[i].upper, false, static_cast<std::int32_t>(i)});
+    events.push_back({items[i].alive.begin, true, static_cast<std::int32_t>(i)});
+    events.push_back({items[i].alive.end, false, static_cast<std::int32_t>(i)});
   }
   std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
     if (a.time != b.time) return a.time < b.time;
@@ -234,7 +234,7 @@ void PlacementSearch::Impl::assign_ranks(Partition& p, const Order& order) {
     // Doubles: an area can pass 2^63, and these keys only order the search.
     // The width is taken in unsigned arithmetic, where upper - lower cannot wrap.
     const double width =
-        static_cast<double>(static_cast<std::uint64_t>(it.upper) - static_cast<std::uint64_t>(it.lower));
+        static_cast<double>(static_cast<std::uint64_t>(it.alive.end) - static_cast<std::uint64_t>(it.alive.begin));
     keyed.push_back({width, width * static_cast<double>(it.size), static_cast<double>(most), i});
   }
   auto key = [](const Keyed& k, Key which) {

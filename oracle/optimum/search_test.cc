@@ -79,7 +79,7 @@ TEST(Search, AnItemLargerThanTheCapacityDoesNotFit) {
 TEST(Search, PiecesOfTheTimelineNoItemCrossesAreSolvedApart) {
   // Two copies of the tricky case, one after the other: each needs 5.
   std::vector<UnitItem> twice = kTricky;
-  for (UnitItem u : kTricky) twice.push_back({u.size, u.lower + 10, u.upper + 10});
+  for (UnitItem u : kTricky) twice.push_back({u.size, u.alive.begin + 10, u.alive.end + 10});
   for (bool decomposition : {false, true}) {
     SearchSwitches sw;
     sw.dynamic_decomposition = decomposition;

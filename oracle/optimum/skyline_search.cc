@@ -82,8 +82,8 @@ class Skyline {
   Skyline(const std::vector<UnitItem>& items, std::int64_t capacity) : items_(items), capacity_(capacity) {
     std::vector<std::int64_t> times;
     for (const UnitItem& it : items) {
-      times.push_back(it.lower);
-      times.push_back(it.upper);
+      times.push_back(it.alive.begin);
+      times.push_back(it.alive.end);
     }
     std::sort(times.begin(), times.end());
     times.erase(std::unique(times.begin(), times.end()), times.end());
@@ -97,8 +97,8 @@ class Skyline {
     first_.resize(items.size());
     end_.resize(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
-      first_[i] = static_cast<std::int32_t>(std::lower_bound(times.begin(), times.end(), items[i].lower) - times.begin());
-      end_[i] = static_cast<std::int32_t>(std::lower_bound(times.begin(), times.end(), items[i].upper) - times.begin());
+      first_[i] = static_cast<std::int32_t>(std::lower_bound(times.begin(), times.end(), items[i].alive.begin) - times.begin());
+      end_[i] = static_cast<std::int32_t>(std::lower_bound(times.begin(), times.end(), items[i].alive.end) - times.begin());
       for (std::int32_t s = first_[i]; s < end_[i]; ++s) total_[s] += items[i].size;
       for (std::int32_t b = first_[i]; b + 1 < end_[i]; ++b) cross_[b] += items[i].size;
       starting_[first_[i]].push_back(static_cast<std::int32_t>(i));
@@ -436,9 +436,9 @@ class Skyline {
 // a placement of the other.
 std::vector<UnitItem> reversed(const std::vector<UnitItem>& items) {
   std::int64_t end = 0;
-  for (const UnitItem& it : items) end = std::max(end, it.upper);
+  for (const UnitItem& it : items) end = std::max(end, it.alive.end);
   std::vector<UnitItem> out = items;
-  for (UnitItem& it : out) it = {it.size, end - it.upper, end - it.lower};
+  for (UnitItem& it : out) it = {it.size, end - it.alive.end, end - it.alive.begin};
   return out;
 }
 

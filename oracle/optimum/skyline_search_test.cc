@@ -61,8 +61,8 @@ std::vector<UnitItem> perfect_packing(std::uint64_t seed, std::size_t buffers, s
 // The same items with the timeline turned back to front.
 std::vector<UnitItem> turned(std::vector<UnitItem> items) {
   std::int64_t end = 0;
-  for (const UnitItem& it : items) end = std::max(end, it.upper);
-  for (UnitItem& it : items) it = {it.size, end - it.upper, end - it.lower};
+  for (const UnitItem& it : items) end = std::max(end, it.alive.end);
+  for (UnitItem& it : items) it = {it.size, end - it.alive.end, end - it.alive.begin};
   return items;
 }
 

@@ -46,7 +46,7 @@ void Z3Packing::Impl::build() {
 
   // Identical items form chains in index order, which also orders every
   // two members of a chain. `twin[i]` says whether item i has an identical one.
-  auto key = [&](std::size_t i) { return std::tie(items[i].size, items[i].lower, items[i].upper); };
+  auto key = [&](std::size_t i) { return std::tie(items[i].size, items[i].alive.begin, items[i].alive.end); };
   auto chained = [&](std::size_t a, std::size_t b) {
     return switches.symmetry_breaking && key(a) == key(b);
   };

@@ -1,6 +1,9 @@
 #pragma once
-// The features of the schedule model (docs/formats.md#schedules-sched and docs/model-v2.md) that a generated
-// schedule may use, each behind a switch, and which of them a schedule uses.
+// The features of the schedule model (docs/formats.md#schedules-sched,
+// docs/model-v2.md, docs/model-v3.md), each a switch: which of them a
+// schedule uses, which a planner supports (Planner::claimed_features,
+// `--features`, the C ABI's planck_planner_features()), and which the
+// generators of gen/ may use.
 
 #include <span>
 #include <string>
@@ -9,7 +12,7 @@
 #include "model/result.h"
 #include "model/schedule.h"
 
-namespace planck::gen {
+namespace planck {
 
 // A size of this many bytes or more is huge.
 inline constexpr Bytes kHugeBytes = Bytes{1} << 40;
@@ -93,4 +96,4 @@ Features used_features(const Schedule& s);
 // Whether every feature that `used` marks is switched on in `allowed`.
 bool allows(const Features& allowed, const Features& used);
 
-}  // namespace planck::gen
+}  // namespace planck

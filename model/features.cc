@@ -1,4 +1,4 @@
-#include "gen/features.h"
+#include "model/features.h"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "gen/schedule_parts.h"
-
-namespace planck::gen {
+namespace planck {
 namespace {
 
 constexpr FeatureSwitch kSwitches[] = {
@@ -51,14 +49,35 @@ Features only_up_to(Features f, int model) {
   return f;
 }
 
-void entries_use(const std::vector<Entry>& body, Features& used) {
+// What the arguments of `a`'s view layers use.
+void views_use(const Arg& a, Features& used) {
+  for (const Arg* v = &a; v->kind != Arg::Kind::Storage; v = &v->view->base) {
+    used.shrink_views |= v->kind == Arg::Kind::Shrink;
+    used.bitcast_views |= v->kind == Arg::Kind::Bitcast;
+    used.after_views |= v->kind == Arg::Kind::After;
+    used.zero_bytes |= v->kind == Arg::Kind::Shrink && v->view->length == 0;
+  }
+}
+
+// What the entries of `body` use, at every depth, and which storage their
+// arguments and loop flags take. Loops nest at most kMaxNesting deep, so the
+// recursion is bounded.
+void entries_use(const std::vector<Entry>& body, Features& used, std::vector<bool>& taken) {
   for (const Entry& e : body) {
     used.range_loops |= e.kind == Entry::Kind::Range;
     used.flag_loops |= e.kind == Entry::Kind::Loop;
     used.copies |= e.kind == Entry::Kind::Copy;
     used.inplace |= !e.inplace().empty();
     used.streams |= e.stream != 0 || e.kind == Entry::Kind::Record || e.kind == Entry::Kind::Wait;
-    entries_use(e.body(), used);
+    for (const Arg& a : e.args) {
+      views_use(a, used);
+      taken[storage_of(a)] = true;
+    }
+    for (const Arg& a : e.flag()) {
+      views_use(a, used);
+      taken[storage_of(a)] = true;
+    }
+    entries_use(e.body(), used, taken);
   }
 }
 
@@ -79,17 +98,8 @@ Features& operator|=(Features& a, const Features& b) {
 
 Features used_features(const Schedule& s) {
   Features used = no_features();
-  entries_use(s.entries, used);
   std::vector<bool> taken(s.storage.size(), false);
-  for_each_arg(s.entries, [&](const Arg& a) {
-    for (const Arg* v = &a; v->kind != Arg::Kind::Storage; v = &v->view->base) {
-      used.shrink_views |= v->kind == Arg::Kind::Shrink;
-      used.bitcast_views |= v->kind == Arg::Kind::Bitcast;
-      used.after_views |= v->kind == Arg::Kind::After;
-      used.zero_bytes |= v->kind == Arg::Kind::Shrink && v->view->length == 0;
-    }
-    taken[storage_of(a)] = true;
-  });
+  entries_use(s.entries, used, taken);
   std::set<std::string> devices;
   for (StorageId id = 0; id < s.storage.size(); ++id) {
     const Storage& st = s.storage[id];
@@ -182,4 +192,4 @@ bool allows(const Features& allowed, const Features& used) {
   return true;
 }
 
-}  // namespace planck::gen
+}  // namespace planck

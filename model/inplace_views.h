@@ -1,6 +1,7 @@
 #pragma once
-// What a call takes, as the rules of in-place kernels (docs/model-v2.md) read
-// it: the planner, the checker and the shadow executor alike.
+// In-place kernels through views (docs/model-v2.md#in-place-kernels): a call
+// that takes a storage through a view may not share it in place. One reading
+// of the rule for the planner, the checker and the shadow executor alike.
 
 #include "model/schedule.h"
 

@@ -1,6 +1,6 @@
 // Which features of the model a schedule uses, read from the schedule itself.
 
-#include "gen/features.h"
+#include "model/features.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include "model/schedule_reader.h"
 #include "tests/spec_example.h"
 
-namespace planck::gen {
+namespace planck {
 namespace {
 
 Features used_by(const std::string& text) {
@@ -124,4 +124,4 @@ TEST(UsedFeatures, AreAllowedExactlyWhenEachIsSwitchedOn) {
 }
 
 }  // namespace
-}  // namespace planck::gen
+}  // namespace planck
