@@ -18,12 +18,13 @@
 #include "gen/schedule_parts.h"
 #include "model/schedule_printer.h"
 
-namespace planck::gen {
+namespace planck {
 
 // Test names and failures name the switch (beside FeatureSwitch, for
 // argument-dependent lookup).
 void PrintTo(const FeatureSwitch& sw, std::ostream* os) { *os << sw.name; }
 
+namespace gen {
 namespace {
 
 constexpr int kSeeds = 400;
@@ -234,4 +235,5 @@ TEST(GenerateUnplannable, OneEntryTakesBuffersOfOneDeviceThatPass2To64Bytes) {
 }
 
 }  // namespace
-}  // namespace planck::gen
+}  // namespace gen
+}  // namespace planck

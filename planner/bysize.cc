@@ -88,17 +88,8 @@ Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffe
   return offset;
 }
 
-class BySizePlanner final : public Planner {
- public:
-  std::string_view name() const override { return "bysize"; }
-  Result<Plan> plan(const Schedule& s) const override { return plan_per_device(s, place_by_size); }
-  Result<Plan> plan_until(const Schedule& s, std::chrono::steady_clock::time_point until) const override {
-    return plan_per_device(s, place_by_size, Deadline{until});
-  }
-};
-
 }  // namespace
 
-std::unique_ptr<Planner> make_bysize_planner() { return std::make_unique<BySizePlanner>(); }
+std::unique_ptr<Planner> make_bysize_planner() { return per_device_planner("bysize", place_by_size); }
 
 }  // namespace planck

@@ -69,14 +69,8 @@ Result<std::vector<Bytes>> place_by_size_plain(const std::vector<PlannedBuffer>&
   return offset;
 }
 
-class BySizePlainPlanner final : public Planner {
- public:
-  std::string_view name() const override { return "bysize_plain"; }
-  Result<Plan> plan(const Schedule& s) const override { return plan_per_device(s, place_by_size_plain); }
-};
-
 }  // namespace
 
-std::unique_ptr<Planner> make_bysize_plain_planner() { return std::make_unique<BySizePlainPlanner>(); }
+std::unique_ptr<Planner> make_bysize_plain_planner() { return per_device_planner("bysize_plain", place_by_size_plain); }
 
 }  // namespace planck

@@ -21,6 +21,7 @@
 #include "model/lifetime.h"
 #include "model/result.h"
 #include "model/schedule.h"
+#include "planner/planner.h"
 
 namespace planck {
 
@@ -32,6 +33,21 @@ Status refuse_streams(const Schedule& s, std::string_view planner);
 // The features of the planners that plan one stream in file order: every
 // feature of the model but streams.
 Features one_stream_features();
+
+// A planner of one stream in file order (tlsf, tinygrad): it claims
+// one_stream_features() and refuses a schedule whose entries run on several
+// streams (refuse_streams) before plan_one_stream plans it.
+class OneStreamPlanner : public Planner {
+ public:
+  std::optional<Features> claimed_features() const final { return one_stream_features(); }
+  Result<Plan> plan(const Schedule& s) const final {
+    PLANCK_TRY(refuse_streams(s, name()));
+    return plan_one_stream(s);
+  }
+
+ private:
+  virtual Result<Plan> plan_one_stream(const Schedule& s) const = 0;
+};
 
 class ConflictRule {
  public:

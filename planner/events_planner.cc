@@ -47,38 +47,34 @@ Result<Plan> plan_by_events(const Schedule& s, const std::vector<Lifetime>& live
   std::vector<bool> copied(s.storage.size(), false);
   if (copy_lanes) mark_copied(s.entries, copied);
 
-  // Rule 4 in the unit of each device, and the lanes in order of first
+  // Rule 4, in blocks of each device's allocator.
+  PLANCK_ASSIGN(const SizesAndDevices sized, sizes_and_devices(s, lives, Rounding::TlsfBlocks));
+  const std::vector<Bytes>& size = sized.sizes;
+
+  // Rule 5's arenas, here lanes (device, copy lane), in order of first
   // appearance among the events: by time, then by first appearance.
   std::vector<std::size_t> by_time(lives.size());
   std::iota(by_time.begin(), by_time.end(), std::size_t{0});
   std::stable_sort(by_time.begin(), by_time.end(),
                    [&](std::size_t x, std::size_t y) { return lives[x].first < lives[y].first; });
-  std::vector<Bytes> size(lives.size());
-  std::vector<Bytes> unit(lives.size());
-  for (std::size_t i = 0; i < lives.size(); ++i) {
-    const Storage& b = s.storage[lives[i].buffer];
-    unit[i] = tlsf_unit(s.align_of(b.device));
-    PLANCK_ASSIGN(size[i], rounded_size(b, unit[i]));
-  }
-  std::vector<std::size_t> lane(lives.size());
-  std::vector<std::pair<Name, bool>> lanes;  // (device, copy lane), in order of creation
-  std::map<std::pair<std::string_view, bool>, std::size_t> lane_index;
+  Devices lanes;                  // each lane's device, and each lifetime's lane
+  std::vector<bool> copy_lane;    // per lane: whether it is a copy lane
+  lanes.of.resize(lives.size());
+  std::map<std::pair<std::string_view, bool>, std::uint32_t> lane_index;
   for (std::size_t i : by_time) {
     const Storage& b = s.storage[lives[i].buffer];
-    const bool copy_lane = copied[lives[i].buffer];
-    auto [it, fresh] = lane_index.try_emplace({std::string_view(b.device), copy_lane}, lanes.size());
-    if (fresh) lanes.emplace_back(b.device, copy_lane);
-    lane[i] = it->second;
+    const bool copy = copied[lives[i].buffer];
+    const auto [it, fresh] =
+        lane_index.try_emplace({std::string_view(b.device), copy}, static_cast<std::uint32_t>(lanes.names.size()));
+    if (fresh) {
+      lanes.names.push_back(b.device);
+      copy_lane.push_back(copy);
+    }
+    lanes.of[i] = it->second;
   }
-  // Rule 5's capacity, each allocator's: twice the sum of max(unit, rounded).
-  Bytes total = 0;
-  for (std::size_t i = 0; i < lives.size(); ++i) {
-    const std::optional<Bytes> sum = checked_add(total, std::max(unit[i], size[i]));
-    if (!sum) return overflow_error(s.storage[lives[i].buffer], "the sum of planned sizes");
-    total = *sum;
-  }
-  const std::optional<Bytes> capacity = checked_mul(total, 2);
-  if (!capacity) return overflow_error(s.storage[lives.back().buffer], "twice the sum of planned sizes");
+  // Rule 5's capacity and allocators, one per lane.
+  PLANCK_ASSIGN(const Bytes capacity, tlsf_capacity(s, lives, size));
+  PLANCK_ASSIGN(std::vector<Tlsf> allocators, make_allocators(s, capacity, lanes.names));
 
   // Rule 6's events: opens in order of first appearance, then closes,
   // stably sorted by time, closes first; a copy lane closes late.
@@ -92,23 +88,18 @@ Result<Plan> plan_by_events(const Schedule& s, const std::vector<Lifetime>& live
   for (std::size_t i = 0; i < lives.size(); ++i) events.push_back({lives[i].first, true, i});
   for (std::size_t i = 0; i < lives.size(); ++i) {
     const Lifetime& l = lives[i];
-    const bool hold = lanes[lane[i]].second;
+    const bool hold = copy_lane[lanes.of[i]];
     events.push_back({l.last + 1 + (hold ? l.last - l.first + 1 : 0), false, i});
   }
   std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
     if (a.time != b.time) return a.time < b.time;
     return !a.open && b.open;
   });
-
-  std::vector<Tlsf> allocators;
-  for (const auto& [device, copy_lane] : lanes) {
-    PLANCK_ASSIGN(Tlsf tlsf, Tlsf::create(*capacity, tlsf_unit(s.align_of(device)), kTlsfSecondLevel));
-    allocators.push_back(std::move(tlsf));
-  }
+  // Rule 6's run.
   std::vector<Bytes> place(lives.size(), 0);
   std::vector<Tlsf::BlockId> block(lives.size(), Tlsf::kNoBlock);
   for (const Event& e : events) {
-    Tlsf& tlsf = allocators[lane[e.life]];
+    Tlsf& tlsf = allocators[lanes.of[e.life]];
     if (!e.open) {
       PLANCK_TRY(tlsf.free_block(block[e.life]));
       continue;
@@ -119,35 +110,18 @@ Result<Plan> plan_by_events(const Schedule& s, const std::vector<Lifetime>& live
     block[e.life] = made.block;
   }
 
-  // Rule 7 per lane, in the order the allocators were created; placements
-  // in order of first appearance.
-  const std::vector<std::string> names = arena_names(s, lanes.size());
-  Plan plan;
-  std::vector<Bytes> arena_size(lanes.size(), 0);
-  for (std::size_t i = 0; i < lives.size(); ++i) {
-    const Storage& b = s.storage[lives[i].buffer];
-    std::optional<Bytes> end = checked_add(place[i], b.phase);
-    if (end) end = checked_add(*end, b.bytes);
-    if (end) end = checked_round_up(*end, unit[i]);
-    if (!end) return overflow_error(b, "place + phase + bytes");
-    arena_size[lane[i]] = std::max(arena_size[lane[i]], *end);
-    plan.placements.push_back({b.name, Name(names[lane[i]]), place[i], {}});
-  }
-  for (std::size_t k = 0; k < lanes.size(); ++k) {
-    plan.arenas.push_back({Name(names[k]), lanes[k].first, arena_size[k], {}});
-  }
-  PLANCK_TRY(check_capacities(s, plan));
-  return plan;
+  // Rule 7, an arena per lane in the order the allocators were created.
+  return plan_result(s, lives, lanes, place, Rounding::TlsfBlocks);
 }
 
 namespace {
 
-class TinygradPlanner final : public Planner {
+class TinygradPlanner final : public OneStreamPlanner {
  public:
   std::string_view name() const override { return "tinygrad"; }
-  std::optional<Features> claimed_features() const override { return one_stream_features(); }
-  Result<Plan> plan(const Schedule& s) const override {
-    PLANCK_TRY(refuse_streams(s, name()));
+
+ private:
+  Result<Plan> plan_one_stream(const Schedule& s) const override {
     return plan_by_events(s, planned_lifetimes(s), true);
   }
 };

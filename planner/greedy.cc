@@ -88,17 +88,8 @@ Result<std::vector<Bytes>> place_greedy(const std::vector<PlannedBuffer>& buffer
   return lay_objects_end_to_end(buffers, objects, object_of, offset);
 }
 
-class GreedyPlanner final : public Planner {
- public:
-  std::string_view name() const override { return "greedy"; }
-  Result<Plan> plan(const Schedule& s) const override { return plan_per_device(s, place_greedy); }
-  Result<Plan> plan_until(const Schedule& s, std::chrono::steady_clock::time_point until) const override {
-    return plan_per_device(s, place_greedy, Deadline{until});
-  }
-};
-
 }  // namespace
 
-std::unique_ptr<Planner> make_greedy_planner() { return std::make_unique<GreedyPlanner>(); }
+std::unique_ptr<Planner> make_greedy_planner() { return per_device_planner("greedy", place_greedy); }
 
 }  // namespace planck

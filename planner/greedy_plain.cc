@@ -69,14 +69,8 @@ Result<std::vector<Bytes>> place_greedy_plain(const std::vector<PlannedBuffer>& 
   return lay_objects_end_to_end(buffers, objects, object_of, offset);
 }
 
-class GreedyPlainPlanner final : public Planner {
- public:
-  std::string_view name() const override { return "greedy_plain"; }
-  Result<Plan> plan(const Schedule& s) const override { return plan_per_device(s, place_greedy_plain); }
-};
-
 }  // namespace
 
-std::unique_ptr<Planner> make_greedy_plain_planner() { return std::make_unique<GreedyPlainPlanner>(); }
+std::unique_ptr<Planner> make_greedy_plain_planner() { return per_device_planner("greedy_plain", place_greedy_plain); }
 
 }  // namespace planck

@@ -22,14 +22,8 @@ Result<std::vector<Bytes>> place_end_to_end(const std::vector<PlannedBuffer>& bu
   return place;
 }
 
-class NaivePlanner final : public Planner {
- public:
-  std::string_view name() const override { return "naive"; }
-  Result<Plan> plan(const Schedule& s) const override { return plan_per_device(s, place_end_to_end); }
-};
-
 }  // namespace
 
-std::unique_ptr<Planner> make_naive_planner() { return std::make_unique<NaivePlanner>(); }
+std::unique_ptr<Planner> make_naive_planner() { return per_device_planner("naive", place_end_to_end); }
 
 }  // namespace planck

@@ -11,6 +11,7 @@
 #include "model/plan.h"
 #include "model/result.h"
 #include "model/schedule.h"
+#include "planner/planner.h"
 
 namespace planck {
 
@@ -84,5 +85,9 @@ using DevicePlacer = Result<std::vector<Bytes>> (*)(const std::vector<PlannedBuf
 // A plan that places each device's buffers apart with place: rules 1 to 5
 // for the buffers, their sizes and devices, rule 7 for the result.
 Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place, const Deadline& deadline = {});
+
+// The planner called `name` (a string that outlives it) that plans by
+// plan_per_device with `place`, handing it plan_until's deadline.
+std::unique_ptr<Planner> per_device_planner(std::string_view name, DevicePlacer place);
 
 }  // namespace planck

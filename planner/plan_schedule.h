@@ -33,4 +33,17 @@ struct PlanOutcome {
 // The planner's error, or the rewrite's when the plan does not fit the schedule.
 Result<PlanOutcome> plan_schedule(const PlanRequest& request);
 
+// Rule 8: the text of the schedule with the plan's arenas in place of its
+// planned buffers (rewrite.h). A plan that does not fit the schedule is an error.
+Result<std::string> rewritten_text(const Schedule& s, const Plan& p);
+
+// Rule 9, no-op: with NO_MEMORY_PLANNER set, or when the plan places
+// nothing, the output is the input, unchanged.
+bool is_no_op(const PlanOptions& options, const Plan& p);
+
+// Rule 10, debug: at DEBUG 1 or more, "memory reduced from X MB -> Y MB,
+// N -> M bufs"; empty below it, when the two byte totals are equal, or when
+// nothing is planned. O(storage + placements + arenas).
+std::string debug_line(const PlanOptions& options, const Schedule& s, const Plan& p);
+
 }  // namespace planck

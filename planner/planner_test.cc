@@ -10,6 +10,7 @@
 #include <map>
 
 #include "tests/parsed.h"
+#include "planner/plan_schedule.h"
 #include "planner/planner.h"
 
 namespace planck {

@@ -14,10 +14,6 @@
 
 #include "model/huge_pages.h"
 #include "model/lexical.h"
-#include "model/live_bytes.h"
-#include "model/resolve.h"
-#include "model/schedule_printer.h"
-#include "planner/rewrite.h"
 
 namespace planck {
 
@@ -123,8 +119,7 @@ bool planned_lifetimes(const Schedule& s, std::vector<Lifetime>& out, RuleProgre
 void SizesAndDevicesMaker::add(const Schedule& s, const Lifetime* lives, std::size_t end) {
   for (std::size_t i = added(); i < end; ++i) {
     const Storage& b = s.storage[lives[i].buffer];
-    // In units of the device's align: 256 unless a `device` line says.
-    const Bytes unit = s.devices.empty() ? kPlaceAlign : s.align_of(b.device);
+    const Bytes unit = unit_of(s, b.device, rounding_);
     // round_up(x, unit) overflows exactly when x + unit - 1 does.
     Bytes sum = 0;
     Bytes padded = 0;
@@ -163,14 +158,15 @@ Result<SizesAndDevices> SizesAndDevicesMaker::finish(const Schedule& s, const st
   if (overflow_) {
     for (const Lifetime& l : lives) {
       const Storage& b = s.storage[l.buffer];
-      PLANCK_TRY(rounded_size(b, s.align_of(b.device)));
+      PLANCK_TRY(rounded_size(b, unit_of(s, b.device, rounding_)));
     }
   }
   return std::move(out_);
 }
 
-Result<SizesAndDevices> sizes_and_devices(const Schedule& s, const std::vector<Lifetime>& lives) {
-  SizesAndDevicesMaker maker(lives.size());
+Result<SizesAndDevices> sizes_and_devices(const Schedule& s, const std::vector<Lifetime>& lives,
+                                          Rounding rounding) {
+  SizesAndDevicesMaker maker(lives.size(), rounding);
   maker.add(s, lives.data(), lives.size());
   return std::move(maker).finish(s, lives);
 }
@@ -197,7 +193,8 @@ Result<Bytes> tlsf_capacity(const Schedule& s, const std::vector<Lifetime>& live
                             const std::vector<Bytes>& sizes) {
   Bytes total = 0;
   for (std::size_t i = 0; i < lives.size(); ++i) {
-    auto sum = checked_add(total, std::max(kPlaceAlign, sizes[i]));
+    const Bytes unit = unit_of(s, s.storage[lives[i].buffer].device, Rounding::TlsfBlocks);
+    auto sum = checked_add(total, std::max(unit, sizes[i]));
     if (!sum) return overflow_error(s.storage[lives[i].buffer], "the sum of planned sizes");
     total = *sum;
   }
@@ -207,11 +204,10 @@ Result<Bytes> tlsf_capacity(const Schedule& s, const std::vector<Lifetime>& live
 }
 
 // Rule 5: the allocators.
-Result<std::vector<Tlsf>> make_allocators(Bytes capacity, const Devices& devices) {
-  constexpr Bytes kTlsfBlockSize = 256;
+Result<std::vector<Tlsf>> make_allocators(const Schedule& s, Bytes capacity, const std::vector<Name>& devices) {
   std::vector<Tlsf> out;
-  for (std::size_t d = 0; d < devices.names.size(); ++d) {
-    PLANCK_ASSIGN(Tlsf tlsf, Tlsf::create(capacity, kTlsfBlockSize, kTlsfSecondLevel));
+  for (const Name& device : devices) {
+    PLANCK_ASSIGN(Tlsf tlsf, Tlsf::create(capacity, unit_of(s, device, Rounding::TlsfBlocks), kTlsfSecondLevel));
     out.push_back(std::move(tlsf));
   }
   return out;
@@ -287,16 +283,40 @@ Status run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives, std::vect
   return run_tlsf_on<false>(s, lives, place, closes, devices, allocators, progress);
 }
 
+namespace {
+
+// Rule 7's capacities (docs/model-v2.md#devices): the error of a plan whose
+// arenas on some device add up to more than its `device` line allows.
+Status check_capacities(const Schedule& s, const Plan& p) {
+  for (const Device& d : s.devices) {
+    if (!d.capacity) continue;
+    Bytes total = 0;
+    for (const Arena& a : p.arenas) {
+      if (a.device == d.name) total = checked_add(total, a.size).value_or(~Bytes{0});
+    }
+    if (total > *d.capacity) {
+      return Error{"",
+                   fmt::format("the plan needs {} bytes of arenas on device {}, more than its capacity of {}", total,
+                               d.name, *d.capacity),
+                   kOverCapacity};
+    }
+  }
+  return Ok{};
+}
+
+}  // namespace
+
 // Rule 7: result.
 Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices,
-                         const std::vector<Bytes>& place) {
-  PlanMaker maker(s, lives, devices);
+                         const std::vector<Bytes>& place, Rounding rounding) {
+  PlanMaker maker(s, lives, devices, rounding);
   maker.add(place.data(), lives.size());
   return std::move(maker).finish();
 }
 
-PlanMaker::PlanMaker(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices)
-    : schedule_(&s), lives_(&lives), devices_(&devices), size_(devices.names.size(), 0) {
+PlanMaker::PlanMaker(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices,
+                     Rounding rounding)
+    : schedule_(&s), lives_(&lives), devices_(&devices), rounding_(rounding), size_(devices.names.size(), 0) {
   const std::vector<std::string> texts = arena_names(s, devices.names.size());
   names_.assign(texts.begin(), texts.end());
   plan_.placements.reserve(lives.size());
@@ -305,7 +325,7 @@ PlanMaker::PlanMaker(const Schedule& s, const std::vector<Lifetime>& lives, cons
 
 bool PlanMaker::end_of(std::size_t i, Bytes& end) const {
   const Storage& b = schedule_->storage[(*lives_)[i].buffer];
-  const Bytes unit = schedule_->devices.empty() ? kPlaceAlign : schedule_->align_of(b.device);
+  const Bytes unit = unit_of(*schedule_, b.device, rounding_);
   // round_up(x, unit) overflows exactly when x + unit - 1 does.
   bool overflow = __builtin_add_overflow(place_[i], b.phase, &end);
   overflow |= __builtin_add_overflow(end, b.bytes, &end);
@@ -346,6 +366,7 @@ Result<Plan> PlanMaker::finish() && {
   for (std::size_t d = 0; d < names_.size(); ++d) {
     plan_.arenas.push_back({names_[d], devices_->names[d], size_[d], {}});
   }
+  if (!schedule_->devices.empty()) PLANCK_TRY(check_capacities(*schedule_, plan_));
   return std::move(plan_);
 }
 
@@ -370,60 +391,11 @@ std::vector<std::string> arena_names(const Schedule& s, std::size_t count) {
   return out;
 }
 
-// Rule 8: rewrite, the schedule.
-Result<std::string> rewritten_text(const Schedule& s, const Plan& p) {
-  PLANCK_ASSIGN(const Schedule out, rewrite(s, p));
-  return print_schedule(out);
-}
-
-// Rule 9: no-op.
-bool is_no_op(const PlanOptions& options, const Plan& p) {
-  return options.no_memory_planner || p.placements.empty();
-}
-
-// Rule 10: debug line.
-std::string debug_line(const PlanOptions& options, const Schedule& s, const Plan& p) {
-  if (options.debug < 1 || p.placements.empty()) return "";
-  // The sum of rounded sizes, as the planners take them, of the storage the
-  // placements name (the first of each name, looked up in one index); a sum
-  // that overflows would have failed planning first, so saturating loses
-  // nothing.
-  const StorageNames names(s);
-  Bytes before = 0;
-  for (const Placement& pl : p.placements) {
-    const std::optional<StorageId> id = names.find(pl.buffer);
-    if (!id) continue;
-    auto r = rounded_size(s.storage[*id]);
-    before = r ? checked_add(before, *r).value_or(UINT64_MAX) : UINT64_MAX;
-  }
-  const Bytes after = arena_total(p).value_or(UINT64_MAX);
-  if (before == after) return "";
-  return fmt::format("memory reduced from {:.2f} MB -> {:.2f} MB, {} -> {} bufs",
-                     static_cast<double>(before) / 1e6, static_cast<double>(after) / 1e6,
-                     p.placements.size(), p.arenas.size());
-}
-
 Error outgrew_arena(const Schedule& s, const Lifetime& life, Bytes size) {
   const Storage& b = s.storage[life.buffer];
   return Error{"", fmt::format("the memory plan outgrew its arena: buffer {} ({} bytes rounded) on {} at entry {}",
                                b.name, size, b.device, life.first)};
 }
 
-Status check_capacities(const Schedule& s, const Plan& p) {
-  for (const Device& d : s.devices) {
-    if (!d.capacity) continue;
-    Bytes total = 0;
-    for (const Arena& a : p.arenas) {
-      if (a.device == d.name) total = checked_add(total, a.size).value_or(~Bytes{0});
-    }
-    if (total > *d.capacity) {
-      return Error{"",
-                   fmt::format("the plan needs {} bytes of arenas on device {}, more than its capacity of {}", total,
-                               d.name, *d.capacity),
-                   kOverCapacity};
-    }
-  }
-  return Ok{};
-}
 
 }  // namespace planck

@@ -6,6 +6,10 @@
 // rule 5's allocators and rule 6's run. Rules 8 to 10 turn any planner's
 // plan into the output (plan_schedule.h).
 //
+// To read the reference planner whole, read events_planner.cc first: rules
+// 4 to 7 on one screen, over events sorted in full, calling these. The
+// functions here are the same rules made fast for the common schedule.
+//
 // On a large schedule a second thread takes rules 4, 5 and 7 while rules 3
 // and 6 go on (tlsf_two_threads.h): rule 3 and the TLSF run tell a RuleProgress how
 // far they are, and rules 4, 5 and 7 can each be made a part at a time.
@@ -97,11 +101,29 @@ struct Devices {
   std::uint32_t of_lifetime(std::size_t i) const { return of.empty() ? 0 : of[i]; }
 };
 
+// What sizes (rule 4) and arena ends (rule 7) are rounded up to: the align
+// of the buffer's device (256 unless a `device` line says), or for the
+// reference planner's allocators, whose blocks are tlsf_unit(align), a block
+// (docs/model-v2.md#devices).
+enum class Rounding : std::uint8_t { DeviceAlign, TlsfBlocks };
+
+// Rule 5's allocators: a TLSF second-level count of 32, and blocks of 256
+// bytes, or of a device's align where it is larger (docs/model-v2.md#devices).
+inline constexpr Bytes kTlsfSecondLevel = 32;
+inline Bytes tlsf_unit(Bytes align) { return align > kPlaceAlign ? align : kPlaceAlign; }
+
+// The unit of `rounding` for a buffer on `device`.
+inline Bytes unit_of(const Schedule& s, const Name& device, Rounding rounding) {
+  if (s.devices.empty()) return kPlaceAlign;
+  const Bytes align = s.align_of(device);
+  return rounding == Rounding::TlsfBlocks ? tlsf_unit(align) : align;
+}
+
 // Rules 4 and 5, sizes and arenas, read the same record of each planned
 // buffer: they are made together, from one read of each.
 struct SizesAndDevices {
-  // round_up(phase + bytes, align of the device: 256 unless a `device` line
-  // says) of each planned buffer, parallel to the lifetimes
+  // round_up(phase + bytes, unit_of the buffer's device) of each planned
+  // buffer, parallel to the lifetimes
   std::vector<Bytes> sizes;
   Devices devices;
 };
@@ -113,7 +135,10 @@ struct SizesAndDevices {
 class SizesAndDevicesMaker {
  public:
   // Room for `planned` buffers, made once.
-  explicit SizesAndDevicesMaker(std::size_t planned) { out_.sizes.reserve(planned); }
+  explicit SizesAndDevicesMaker(std::size_t planned, Rounding rounding = Rounding::DeviceAlign)
+      : rounding_(rounding) {
+    out_.sizes.reserve(planned);
+  }
 
   // Adds lifetimes [added(), end) of the array at `lives`; their records
   // stay where they are until finish.
@@ -127,6 +152,7 @@ class SizesAndDevicesMaker {
  private:
   void add_device(const Name& device);
 
+  Rounding rounding_;
   SizesAndDevices out_;
   bool overflow_ = false;
   const Name* first_ = nullptr;  // the first buffer's device, in the schedule
@@ -137,24 +163,27 @@ class SizesAndDevicesMaker {
 };
 
 // Rules 4 and 5 for every lifetime: one add of all of them.
-Result<SizesAndDevices> sizes_and_devices(const Schedule& s, const std::vector<Lifetime>& lives);
+Result<SizesAndDevices> sizes_and_devices(const Schedule& s, const std::vector<Lifetime>& lives,
+                                          Rounding rounding = Rounding::DeviceAlign);
 
 // Rule 5, for the planners that place each device apart: each device's
 // planned buffers, as indices into the lifetimes, in order of first
 // appearance; one list per device of `devices`, in its order.
 std::vector<std::vector<std::size_t>> lifetimes_by_device(const Devices& devices, std::size_t lives);
 
-// Rule 5: every allocator's capacity, 2 x the sum of max(256, rounded) over
-// every planned buffer of the schedule; an overflow names the buffer it
-// passes 2^64 at. Needs a lifetime.
+// Rule 5: every allocator's capacity, 2 x the sum of max(U, rounded) over
+// every planned buffer of the schedule, U being the block of its device's
+// allocator (tlsf_unit); an overflow names the buffer it passes 2^64 at.
+// Needs a lifetime.
 Result<Bytes> tlsf_capacity(const Schedule& s, const std::vector<Lifetime>& lives,
                             const std::vector<Bytes>& sizes);
 
-// Rule 5: one TLSF allocator per device, in the order of `devices`, which is
-// the order in which devices first appear among the events: a device's
-// first event opens its first buffer, and opens keep the order of first
-// appearance (rule 6).
-Result<std::vector<Tlsf>> make_allocators(Bytes capacity, const Devices& devices);
+// Rule 5: one TLSF allocator per entry of `devices` (a device's name each),
+// in its order, with blocks of tlsf_unit of the device's align. For the
+// reference planner that order is the order in which devices first appear
+// among the events: a device's first event opens its first buffer, and
+// opens keep the order of first appearance (rule 6).
+Result<std::vector<Tlsf>> make_allocators(const Schedule& s, Bytes capacity, const std::vector<Name>& devices);
 
 // Rule 6, order of events: opens in order of first appearance, then closes
 // in the same order, stably sorted by time, closes first at equal times.
@@ -181,24 +210,18 @@ CloseLists close_lists(const std::vector<Lifetime>& lives, std::size_t entries);
 Status run_tlsf(const Schedule& s, const std::vector<Lifetime>& lives, std::vector<Bytes>& place,
                 const CloseLists& closes, const Devices& devices, std::vector<Tlsf>& allocators,
                 RuleProgress& progress);
-// Rule 5's allocators: a TLSF second-level count of 32, and blocks of 256
-// bytes, or of a device's align where it is larger (docs/model-v2.md).
-inline constexpr Bytes kTlsfSecondLevel = 32;
-inline Bytes tlsf_unit(Bytes align) { return align > kPlaceAlign ? align : kPlaceAlign; }
-
 // Rule 6's error for a buffer whose alloc fails.
 Error outgrew_arena(const Schedule& s, const Lifetime& life, Bytes size);
 
-// A device's capacity (docs/model-v2.md): the error of a plan whose arenas on
-// some device add up to more than its `device` line allows.
-Status check_capacities(const Schedule& s, const Plan& p);
-
 // Rule 7, result, from each planned buffer's place (parallel to lives): one
-// arena per device of `devices`, named by arena_names, ending at the last
-// byte its buffers reach (place + phase + bytes) rounded up to 256;
-// placements in order of first appearance.
+// arena per entry of `devices` (a device, or for tinygrad a lane of one),
+// named by arena_names, ending at the last byte its buffers reach (place +
+// phase + bytes) rounded up to the unit of `rounding` (256 in v1);
+// placements in order of first appearance. A plan whose arenas on a device
+// add up to more than its capacity (docs/model-v2.md#devices) is the
+// planner's error, of kind over-capacity: a planner never returns one.
 Result<Plan> plan_result(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices,
-                         const std::vector<Bytes>& place);
+                         const std::vector<Bytes>& place, Rounding rounding = Rounding::DeviceAlign);
 
 // Rule 7 a part at a time, in order of first appearance, so that a planner
 // that places the buffers in that order can have the plan made as it goes,
@@ -207,7 +230,8 @@ class PlanMaker {
  public:
   // Names the arenas (arena_names); the schedule, lifetimes and devices
   // must outlive it.
-  PlanMaker(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices);
+  PlanMaker(const Schedule& s, const std::vector<Lifetime>& lives, const Devices& devices,
+            Rounding rounding = Rounding::DeviceAlign);
 
   // Adds the placements of lifetimes [added(), end), lifetime i at place[i];
   // `place` stays readable until finish.
@@ -215,16 +239,18 @@ class PlanMaker {
   std::size_t added() const { return added_; }
 
   // The plan once every lifetime is added, or the error of the first buffer,
-  // device by device, whose place + phase + bytes passes 2^64.
+  // device by device, whose place + phase + bytes passes 2^64, or of a
+  // device whose capacity the arenas pass.
   Result<Plan> finish() &&;
 
  private:
-  // The last byte lifetime i reaches, rounded up to 256; false on overflow.
+  // The last byte lifetime i reaches, rounded up to its unit; false on overflow.
   bool end_of(std::size_t i, Bytes& end) const;
 
   const Schedule* schedule_;
   const std::vector<Lifetime>* lives_;
   const Devices* devices_;
+  Rounding rounding_;
   const Bytes* place_ = nullptr;
   std::vector<Name> names_;  // the arenas', in the order of the devices
   std::vector<Bytes> size_;  // each arena's size so far
@@ -235,19 +261,7 @@ class PlanMaker {
 
 // Rule 8, rewrite: names for `count` new arenas, "arenaK" with K the
 // smallest numbers that no storage of the schedule is named by, in order.
+// Rule 7 names the arenas so; the rest of rules 8 to 10 is plan_schedule's.
 std::vector<std::string> arena_names(const Schedule& s, std::size_t count);
-
-// Rule 8: the text of the schedule with the plan's arenas in place of its
-// planned buffers (rewrite.h). A plan that does not fit the schedule is an error.
-Result<std::string> rewritten_text(const Schedule& s, const Plan& p);
-
-// Rule 9, no-op: with NO_MEMORY_PLANNER set, or when the plan places
-// nothing, the output is the input, unchanged.
-bool is_no_op(const PlanOptions& options, const Plan& p);
-
-// Rule 10, debug: at DEBUG 1 or more, "memory reduced from X MB -> Y MB,
-// N -> M bufs"; empty below it, when the two byte totals are equal, or when
-// nothing is planned. O(storage + placements + arenas).
-std::string debug_line(const PlanOptions& options, const Schedule& s, const Plan& p);
 
 }  // namespace planck

@@ -30,7 +30,7 @@ class Alongside final : public RuleProgress {
  public:
   static constexpr std::uint32_t kAborted = UINT32_MAX;
   // Counts are 32-bit, which the system's futex waits on directly; a
-  // lifetime count stays below kAll (plans_alongside).
+  // lifetime count stays below kAll (takes_two_threads).
   static constexpr std::uint32_t kAll = std::uint32_t{1} << 31;  // made_: every lifetime is made
 
   // The sizes, devices and capacity, once every lifetime is made.
@@ -167,19 +167,19 @@ Result<Plan> plan_with(const Schedule& s, Alongside& helper, std::vector<Lifetim
   const CloseLists closes = close_lists(lives, s.entries.size());
   PLANCK_ASSIGN(Alongside::Prepared* const prepared, helper.prepared());  // rules 4 and 5
   const Devices& devices = prepared->sizes.devices;
-  PLANCK_ASSIGN(std::vector<Tlsf> allocators, make_allocators(prepared->capacity, devices));
+  PLANCK_ASSIGN(std::vector<Tlsf> allocators, make_allocators(s, prepared->capacity, devices.names));
   PLANCK_TRY(run_tlsf(s, lives, prepared->sizes.sizes, closes, devices, allocators, helper));
   return helper.plan();  // rule 7
 }
 
 }  // namespace
 
-bool plans_alongside(const Schedule& s) {
+bool takes_two_threads(const Schedule& s) {
   return s.storage.size() >= kAlongside && s.storage.size() < Alongside::kAll - 1 &&
          s.entries.size() >= kAlongside / 4;
 }
 
-std::optional<Result<Plan>> plan_alongside(const Schedule& s) {
+std::optional<Result<Plan>> plan_on_two_threads(const Schedule& s) {
   // Declared first, so that the second thread, which reads them, is stopped
   // before they go.
   std::vector<Lifetime> lives;

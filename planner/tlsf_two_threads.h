@@ -18,10 +18,10 @@ namespace planck {
 // storage records and a quarter as many entries, where the second thread
 // gains more than it costs to start, and below 2^31 storage records, which
 // its 32-bit counts hold.
-bool plans_alongside(const Schedule& s);
+bool takes_two_threads(const Schedule& s);
 
 // The reference planner's plan of `s`, or its error, made on two threads;
 // nullopt when no second thread is to be had.
-std::optional<Result<Plan>> plan_alongside(const Schedule& s);
+std::optional<Result<Plan>> plan_on_two_threads(const Schedule& s);
 
 }  // namespace planck
