@@ -31,7 +31,7 @@ inline constexpr std::int64_t kMaxIntervalSteps = std::int64_t{1} << 22;
 Result<Schedule> interval_schedule(const IntervalProblem& p, Bytes unit = 1);
 
 // Interval problems are placed at alignment 1 (docs/formats.md#schedules-sched), while the
-// checker judges places and blocks of 256 bytes (section 7). Taking each
+// checker judges places and blocks of 256 bytes (docs/formats.md#plans-plan). Taking each
 // byte of the problem as a block of kPlaceAlign bytes makes the two rules
 // one: a plan places the rows at alignment 1, each inside its arena and none
 // sharing a byte with another alive at the same time, exactly when the plan

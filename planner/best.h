@@ -1,5 +1,5 @@
 #pragma once
-// What the "best" planner keeps of its candidates' plans, for a caller that
+// What the "best" planner (docs/planners.md#the-other-planners) keeps of its candidates' plans, for a caller that
 // has planned with each candidate already (the fuzz targets judge every
 // candidate's plan, and so best's, without planning anything twice).
 

@@ -1,6 +1,6 @@
 // Rules 4 to 7 over events sorted in full (events_planner.h), and the
 // `tinygrad` planner (docs/model-v2.md): tinygrad's current rule
-// (tinygrad/schedule/memory.py), section 3's rules with three changes. A
+// (tinygrad/schedule/memory.py), the reference planner's rules with three changes. A
 // planned buffer that some copy takes is in its device's copy lane, every
 // other in its compute lane; each (device, lane) with a buffer has a TLSF
 // allocator and an arena of its own, created in the order in which the lanes

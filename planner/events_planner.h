@@ -1,6 +1,6 @@
 #pragma once
 // docs/planners.md#the-reference-planner-tlsf's rules 4 to 7 over rule 6's events sorted in full, with
-// the units of model v2 (section 10): the reference planner's plan for a
+// the units of model v2 (docs/model-v2.md#devices): the reference planner's plan for a
 // schedule its fast path does not take (a `device` line, or a planned input
 // or state, whose lifetime starts before its first use), and with copy
 // lanes, tinygrad's. Internal to planner/.

@@ -1,4 +1,4 @@
-# Planners written elsewhere (SPEC section 9), behind the Planner interface:
+# Planners written elsewhere (docs/verification.md#judging-your-own-planner), behind the Planner interface:
 # a command, a persistent command, a shared library. The adapters need the
 # schedule model and the C header of the planner ABI only.
 set(PLANCK_EXTERNAL_DIR ${CMAKE_CURRENT_LIST_DIR})

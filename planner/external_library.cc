@@ -1,4 +1,4 @@
-// The planner as a shared library with the C ABI of include/planck/planner.h,
+// The planner as a shared library with the C ABI of include/planck/planner.h (docs/c-abi.md#the-contract),
 // called in-process.
 
 #include <dlfcn.h>

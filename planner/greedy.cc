@@ -1,4 +1,4 @@
-// "greedy": the shared-object greedy of ExecuTorch's memory planner
+// "greedy" (docs/planners.md#the-other-planners): the shared-object greedy of ExecuTorch's memory planner
 // (exir/memory_planning.py, pick_shared_obj), per device.
 //
 // Buffers go, largest first, into shared objects. A buffer joins the first

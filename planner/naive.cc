@@ -1,4 +1,4 @@
-// "naive": every planned buffer its own bytes, end to end in order of first
+// "naive" (docs/planners.md#the-other-planners): every planned buffer its own bytes, end to end in order of first
 // appearance, per device. No reuse at all: the upper bound any planner
 // should beat, and a plan that is right whatever the lifetimes are.
 

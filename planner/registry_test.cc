@@ -55,7 +55,7 @@ TEST(PlannerRegistry, BestRunsEveryOtherPlannerAndTheyAreTheEntriesMarkedInBest)
   for (const PlannerEntry& e : planner_registry()) {
     if (e.in_best) marked.emplace_back(e.name);
     // docs/planners.md#the-other-planners: best runs all the others of that section; it cannot
-    // run itself. tinygrad (section 10) keeps a copy lane and a compute lane
+    // run itself. tinygrad (docs/model-v2.md#the-tinygrad-planner) keeps a copy lane and a compute lane
     // per device, two arenas, where best and the optimal planner built on it
     // improve one arena per device.
     EXPECT_EQ(e.in_best, e.name != "best" && e.name != "tinygrad") << e.name;

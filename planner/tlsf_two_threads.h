@@ -1,5 +1,5 @@
 #pragma once
-// The reference planner on two threads, for a large schedule: while this
+// The reference planner (docs/planners.md#the-reference-planner-tlsf) on two threads, for a large schedule: while this
 // thread walks the entries (rule 3) and runs the allocators (rule 6), a
 // second one takes rules 4 and 5 for the lifetimes made so far, then rule
 // 5's capacity, then the plan (rule 7) of the buffers placed so far. The

@@ -1,5 +1,5 @@
 #pragma once
-// The static checker (docs/verification.md). It derives lifetimes with code of its
+// The static checker (docs/verification.md#the-static-checker; its rules: docs/formats.md#plans-plan). It derives lifetimes with code of its
 // own and shares nothing with planner/ but the schedule model, the parsers and
 // plan resolution, so that a bug in the planner's lifetime analysis or
 // allocator cannot hide itself from the check.

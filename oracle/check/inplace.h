@@ -1,5 +1,5 @@
 #pragma once
-// In-place kernels (docs/model-v2.md, as model v3 revisits it in section 11):
+// In-place kernels (docs/model-v2.md#in-place-kernels, docs/model-v3.md#in-place-revisited):
 // when a kernel's `inplace=OUT:IN` lets two planned buffers that conflict
 // share bytes, and why not when it does not. Both checkers take the rule
 // from here.

@@ -1,5 +1,5 @@
 #pragma once
-// The checker's rules on each arena, each placement and each device (docs/verification.md):
+// The checker's rules on each arena, each placement and each device (docs/formats.md#plans-plan):
 // everything it judges but overlaps, which check_plan and its
 // plain twin each find by code of their own.
 

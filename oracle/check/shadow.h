@@ -1,5 +1,5 @@
 #pragma once
-// The shadow executor (docs/verification.md): runs a planned schedule call by call
+// The shadow executor (docs/verification.md#the-shadow-executor): runs a planned schedule call by call
 // over shadow memory and reports the first fault: a clobber, or a use of
 // bytes outside an arena.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// The brute-force oracle (docs/verification.md): the least arena of a few items by
+// The brute-force oracle (docs/verification.md#the-optimum-oracle): the least arena of a few items by
 // exhaustive enumeration, to check the Z3 encoding and the search against.
 //
 // Every placement can be pushed down, item by item, until each item rests at

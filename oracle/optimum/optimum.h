@@ -1,5 +1,5 @@
 #pragma once
-// The optimum oracle (docs/verification.md): the least arena of a packing problem,
+// The optimum oracle (docs/verification.md#the-optimum-oracle): the least arena of a packing problem,
 // or whether it fits a given capacity, with proof, under a time limit.
 //
 //  - Lower bound: the peak of live bytes. Upper bound: greedy by size

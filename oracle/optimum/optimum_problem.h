@@ -1,5 +1,5 @@
 #pragma once
-// The packing problem of the optimum oracle (docs/verification.md): items with a
+// The packing problem of the optimum oracle (docs/verification.md#the-optimum-oracle): items with a
 // size and a lifetime, to be given offsets so that items alive at a common
 // time occupy disjoint [offset, offset + size). The arena of a placement is
 // its largest offset + size.

@@ -1,5 +1,5 @@
 #pragma once
-// The oracle's own search for a placement within a capacity, after MiniMalloc
+// The oracle's own search (docs/verification.md#the-optimum-oracle) for a placement within a capacity, after MiniMalloc
 // (Moffitt, "MiniMalloc: A Lightweight Memory Allocator for
 // Hardware-Accelerated Machine Learning", ASPLOS 2023). It decides, exactly,
 // whether the items of one part fit in the capacity.

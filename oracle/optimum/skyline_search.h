@@ -1,5 +1,5 @@
 #pragma once
-// A search for a placement that wastes no room where there is none to waste:
+// A search (docs/verification.md#the-optimum-oracle) for a placement that wastes no room where there is none to waste:
 // the oracle's fast way to a placement at the peak, which proves the peak the
 // least arena (a perfect packing, or MiniMalloc's benchmarks, whose least
 // arena is their peak). It complements the complete search of

@@ -1,5 +1,5 @@
 #pragma once
-// The TLSF search lemma (docs/verification.md), proved by Z3 over 64-bit
+// The TLSF search lemma (docs/verification.md#the-optimum-oracle), proved by Z3 over 64-bit
 // bit-vectors: for every request size r, every free block whose size lies in
 // a bin the search of docs/planners.md#the-tlsf-allocator can take holds at least r' = max(B, r)
 // bytes. The search starts at bin(s), s = round_up(r', 2^(bitlen(r') - L));

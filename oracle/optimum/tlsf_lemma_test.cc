@@ -133,7 +133,7 @@ TEST(TlsfLemma, TheSmallestReferenceCounterexampleIsOneBytePastB) {
 }
 
 TEST(TlsfLemma, RoundingNeverOverflowsBelowTwoToThe62) {
-  // Every size the planner handles is below 2^62 (planner/schedule.h kMaxBytes),
+  // Every size the planner handles is below 2^62 (model/schedule.h kMaxBytes),
   // so the lemma's no-overflow premise holds for every request it makes.
   for (const Params& p : kParams) {
     Result<Outcome> out = prove_rounding_fits(p, std::uint64_t{1} << 62, kTimeoutMs);

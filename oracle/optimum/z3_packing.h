@@ -1,5 +1,5 @@
 #pragma once
-// The Z3 engine of the optimum oracle: a pairwise model of one part in the
+// The Z3 engine of the optimum oracle (docs/verification.md#the-optimum-oracle): a pairwise model of one part in the
 // QF_IDL logic (integer difference logic). Each item has an integer offset
 // o >= 0; each two items alive together are disjoint, one below the other:
 // o_a + size_a <= o_b or o_b + size_b <= o_a. A capacity c is asked about
