@@ -40,14 +40,28 @@ std::optional<Bytes> peak_live_bytes(const std::vector<Load>& loads) {
   return peak;
 }
 
-std::optional<Bytes> arena_total(const Plan& p) {
+namespace {
+
+template <class Counted>
+std::optional<Bytes> arena_sum(const Plan& p, Counted counted) {
   Bytes total = 0;
   for (const Arena& a : p.arenas) {
+    if (!counted(a)) continue;
     const std::optional<Bytes> sum = checked_add(total, a.size);
     if (!sum) return std::nullopt;
     total = *sum;
   }
   return total;
+}
+
+}  // namespace
+
+std::optional<Bytes> arena_total(const Plan& p) {
+  return arena_sum(p, [](const Arena&) { return true; });
+}
+
+std::optional<Bytes> arena_total(const Plan& p, std::string_view device) {
+  return arena_sum(p, [&](const Arena& a) { return a.device == device; });
 }
 
 std::optional<std::string> capacity_too_small(const Schedule& s, const std::vector<Lifetime>& planned) {

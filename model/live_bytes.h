@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/lifetime.h"
@@ -35,6 +36,8 @@ std::optional<Bytes> peak_live_bytes(const std::vector<Load>& loads);
 
 // The sum of a plan's arena sizes; nullopt when it passes 2^64.
 std::optional<Bytes> arena_total(const Plan& p);
+// The same over the arenas on `device`.
+std::optional<Bytes> arena_total(const Plan& p, std::string_view device);
 
 // A device with a capacity that its planned buffers (`planned`, each on its
 // storage's device) do not fit side by side, each in blocks of max(256,

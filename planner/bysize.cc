@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/ranges.h"
 #include "planner/factories.h"
 #include "planner/per_device.h"
 #include "planner/placed_in_time.h"
@@ -35,8 +36,8 @@ namespace {
 Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffers, const Placing& placing) {
   std::vector<Bytes> offset = huge_vector<Bytes>(buffers.size());
   // [offset, offset + size) of each placed buffer, its end checked when placed.
-  std::vector<std::pair<Bytes, Bytes>> range = huge_vector<std::pair<Bytes, Bytes>>(buffers.size());
-  std::vector<std::pair<Bytes, Bytes>> ranges;  // those of the buffers alive with the one placed, by offset
+  std::vector<ByteRange> range = huge_vector<ByteRange>(buffers.size());
+  std::vector<ByteRange> ranges;  // those of the buffers alive with the one placed, by offset
 
   // In-place sharing: b takes the place of its partner when that one is
   // placed and no other buffer alive with b is in the way.
@@ -47,7 +48,7 @@ Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffe
     const std::optional<Bytes> end = checked_add(at, buffers[b].size);
     if (!end) return false;
     for (std::size_t q : alive) {
-      if (q != p && range[q].first < *end && at < range[q].second && buffers[b].size != 0) return false;
+      if (q != p && range[q].begin < *end && at < range[q].end && buffers[b].size != 0) return false;
     }
     offset[b] = at;
     range[b] = {at, *end};
@@ -58,7 +59,7 @@ Result<std::vector<Bytes>> place_by_size(const std::vector<PlannedBuffer>& buffe
     ranges.clear();
     for (std::size_t p : alive) ranges.push_back(range[p]);
     // By offset alone: the order of equal offsets does not change the place.
-    std::sort(ranges.begin(), ranges.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::sort(ranges.begin(), ranges.end(), [](const ByteRange& x, const ByteRange& y) { return x.begin < y.begin; });
     // The lowest byte above every range scanned so far.
     Bytes floor = 0;
     std::optional<Bytes> at;

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -34,20 +35,12 @@ Status refuse_streams(const Schedule& s, std::string_view planner);
 // feature of the model but streams.
 Features one_stream_features();
 
-// A planner of one stream in file order (tlsf, tinygrad): it claims
+// The planner called `name` (a string that outlives it) that plans one
+// stream in file order with `plan` (tlsf, tinygrad): it claims
 // one_stream_features() and refuses a schedule whose entries run on several
-// streams (refuse_streams) before plan_one_stream plans it.
-class OneStreamPlanner : public Planner {
- public:
-  std::optional<Features> claimed_features() const final { return one_stream_features(); }
-  Result<Plan> plan(const Schedule& s) const final {
-    PLANCK_TRY(refuse_streams(s, name()));
-    return plan_one_stream(s);
-  }
-
- private:
-  virtual Result<Plan> plan_one_stream(const Schedule& s) const = 0;
-};
+// streams (refuse_streams) before `plan` plans it.
+using OneStreamPlan = Result<Plan> (*)(const Schedule& s);
+std::unique_ptr<Planner> one_stream_planner(std::string_view name, OneStreamPlan plan);
 
 class ConflictRule {
  public:

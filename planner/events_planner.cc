@@ -114,20 +114,8 @@ Result<Plan> plan_by_events(const Schedule& s, const std::vector<Lifetime>& live
   return plan_result(s, lives, lanes, place, Rounding::TlsfBlocks);
 }
 
-namespace {
-
-class TinygradPlanner final : public OneStreamPlanner {
- public:
-  std::string_view name() const override { return "tinygrad"; }
-
- private:
-  Result<Plan> plan_one_stream(const Schedule& s) const override {
-    return plan_by_events(s, planned_lifetimes(s), true);
-  }
-};
-
-}  // namespace
-
-std::unique_ptr<Planner> make_tinygrad_planner() { return std::make_unique<TinygradPlanner>(); }
+std::unique_ptr<Planner> make_tinygrad_planner() {
+  return one_stream_planner("tinygrad", [](const Schedule& s) { return plan_by_events(s, planned_lifetimes(s), true); });
+}
 
 }  // namespace planck

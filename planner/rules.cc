@@ -14,6 +14,7 @@
 
 #include "model/huge_pages.h"
 #include "model/lexical.h"
+#include "model/live_bytes.h"
 
 namespace planck {
 
@@ -290,10 +291,7 @@ namespace {
 Status check_capacities(const Schedule& s, const Plan& p) {
   for (const Device& d : s.devices) {
     if (!d.capacity) continue;
-    Bytes total = 0;
-    for (const Arena& a : p.arenas) {
-      if (a.device == d.name) total = checked_add(total, a.size).value_or(~Bytes{0});
-    }
+    const Bytes total = arena_total(p, d.name).value_or(~Bytes{0});
     if (total > *d.capacity) {
       return Error{"",
                    fmt::format("the plan needs {} bytes of arenas on device {}, more than its capacity of {}", total,
