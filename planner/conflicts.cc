@@ -47,27 +47,14 @@ Features one_stream_features() {
   return f;
 }
 
-namespace {
-
-class OneStreamPlanner final : public Planner {
- public:
-  OneStreamPlanner(std::string_view name, OneStreamPlan plan) : name_(name), plan_(plan) {}
-  std::string_view name() const override { return name_; }
-  std::optional<Features> claimed_features() const override { return one_stream_features(); }
-  Result<Plan> plan(const Schedule& s) const override {
-    PLANCK_TRY(refuse_streams(s, name_));
-    return plan_(s);
-  }
-
- private:
-  std::string_view name_;
-  OneStreamPlan plan_;
-};
-
-}  // namespace
-
 std::unique_ptr<Planner> one_stream_planner(std::string_view name, OneStreamPlan plan) {
-  return std::make_unique<OneStreamPlanner>(name, plan);
+  return planner_of(
+      name,
+      [name, plan](const Schedule& s, std::chrono::steady_clock::time_point) -> Result<Plan> {
+        PLANCK_TRY(refuse_streams(s, name));
+        return plan(s);
+      },
+      one_stream_features());
 }
 
 ConflictRule::ConflictRule(const Schedule& s, const std::vector<Lifetime>& lives) : s_(s), lives_(lives) {

@@ -74,26 +74,10 @@ Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place, const Deadli
   return plan_result(s, lives, devices, places);
 }
 
-namespace {
-
-class PerDevicePlanner final : public Planner {
- public:
-  PerDevicePlanner(std::string_view name, DevicePlacer place) : name_(name), place_(place) {}
-  std::string_view name() const override { return name_; }
-  Result<Plan> plan(const Schedule& s) const override { return plan_per_device(s, place_); }
-  Result<Plan> plan_until(const Schedule& s, std::chrono::steady_clock::time_point until) const override {
-    return plan_per_device(s, place_, Deadline{until});
-  }
-
- private:
-  std::string_view name_;
-  DevicePlacer place_;
-};
-
-}  // namespace
-
 std::unique_ptr<Planner> per_device_planner(std::string_view name, DevicePlacer place) {
-  return std::make_unique<PerDevicePlanner>(name, place);
+  return planner_of(name, [place](const Schedule& s, std::chrono::steady_clock::time_point until) {
+    return plan_per_device(s, place, Deadline{until});
+  });
 }
 
 }  // namespace planck

@@ -3,6 +3,7 @@
 // "tlsf". The names and what each planner is are in the registry (registry.h).
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,13 @@ class Planner {
   // `--features`.
   virtual std::optional<Features> claimed_features() const { return std::nullopt; }
 };
+
+// A planner made of a name (a string that outlives it), a function that
+// plans until a time (plan() plans with no time limit) and the features it
+// claims, if it claims any: how this project's planners are made.
+using PlanUntil = std::function<Result<Plan>(const Schedule& s, std::chrono::steady_clock::time_point until)>;
+std::unique_ptr<Planner> planner_of(std::string_view name, PlanUntil plan,
+                                    std::optional<Features> claimed = std::nullopt);
 
 // The planner called name, or nullptr when there is none.
 std::unique_ptr<Planner> make_planner(std::string_view name);
