@@ -68,18 +68,16 @@ class Shadow {
   }
 
   // The lowest bytes of [begin, end) that another buffer holds: the longest
-  // stretch from there held by that one buffer. Nullopt when owner holds them
-  // all.
+  // stretch from there held by that one buffer. Nullopt if owner holds all.
   std::optional<Segment> first_foreign(Bytes begin, Bytes end, std::size_t owner) const {
     if (begin == end) return std::nullopt;
     for (auto it = overlapping(begin); it != segments_.end() && it->begin < end; ++it) {
       if (it->owner == owner) continue;
-      Segment foreign{std::max(it->begin, begin), std::min(it->end, end), it->owner};
-      for (++it; it != segments_.end() && it->begin == foreign.end && foreign.end < end && it->owner == foreign.owner;
-           ++it) {
-        foreign.end = std::min(it->end, end);
+      Segment seg{std::max(it->begin, begin), std::min(it->end, end), it->owner};
+      for (++it; it != segments_.end() && it->begin == seg.end && seg.end < end && it->owner == seg.owner; ++it) {
+        seg.end = std::min(it->end, end);
       }
-      return foreign;
+      return seg;
     }
     return std::nullopt;
   }
@@ -224,9 +222,8 @@ class Runner {
     }
   }
 
-  // A schedule with state runs twice in a row, in two passes; its state
-  // keeps its bytes from the first pass to the second, every other buffer
-  // claims afresh.
+  // A schedule with state runs twice in a row, in two passes; its state keeps
+  // its bytes from the first pass to the second, the rest claim afresh.
   ShadowRun run() {
     bool has_state = false, has_io = false;
     for (const Tracked& b : tracked_) {
