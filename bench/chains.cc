@@ -87,6 +87,9 @@ void register_chains(std::string_view name, ChainBenchmark run, std::size_t max_
   registered().push_back({std::string(name), run, max_buffers});
 }
 
+namespace {
+
+// Initializes Google Benchmark with the command line and runs what it selects.
 int run_benchmarks(int argc, char** argv) {
   // Shape and size outermost, so that each chain is made once for all the
   // benchmarks that run on it.
@@ -110,4 +113,10 @@ int run_benchmarks(int argc, char** argv) {
   return 0;
 }
 
+}  // namespace
 }  // namespace planck::bench
+
+int main(int argc, char** argv) {
+  planck::bench::register_benchmarks();
+  return planck::bench::run_benchmarks(argc, argv);
+}

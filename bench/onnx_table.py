@@ -32,44 +32,31 @@ def sort_key(model):
     return (m.group(1), int(m.group(2))) if m else (model, 0)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--results", required=True)
-    parser.add_argument("--time", required=True)
-    parser.add_argument("--planners", required=True)
-    parser.add_argument("--table", required=True)
-    args = parser.parse_args()
-    planners = args.planners.split(",")
-    data = load(args.results)
-    models = sorted({m for m, _ in data}, key=sort_key)
-    out = []
-    w = out.append
+def variants(data, model):
+    """The figures of a model imported without and with --inplace."""
+    return data.get((model, "plain"), {}), data.get((model, "inplace"), {})
 
-    w("# Real networks: import, quality and speed\n")
-    w("Written by `bench/onnx.sh` (torchvision models and a `torch.nn.TransformerEncoder` of 6 layers, "
-      "d_model 512, sequence 128, exported with random weights by `torch.onnx.export`, opset 13, at batch 1 "
-      "and 32; Debian's torch 1.13). Rerun it to refresh every figure here.\n")
 
-    w("## Import time\n")
-    w("`planck import MODEL.onnx -o MODEL.sched`, the best of three runs (wall seconds, parse, shape "
-      "inference and print).\n")
-    w("| model | .onnx MiB | import s | with --inplace s |")
-    w("|---|---:|---:|---:|")
-    for m in models:
-        plain = data.get((m, "plain"), {})
-        inplace = data.get((m, "inplace"), {})
-        if "import_seconds" not in plain:
-            continue
-        w(f"| {m} | {int(plain.get('bytes', 0)) / MIB:.1f} | {float(plain['import_seconds']):.3f} | "
-          f"{float(inplace.get('import_seconds', 'nan')):.3f} |")
+def table(w, columns, rows):
+    """Writes a markdown table: `columns` its header, the first column
+    left-aligned and the others right-aligned, then its rows of cells."""
+    w("| " + " | ".join(columns) + " |")
+    w("|---|" + "---:|" * (len(columns) - 1))
+    for cells in rows:
+        w("| " + " | ".join(cells) + " |")
     w("")
 
-    w("## Arena against the lower bound and the optimum\n")
-    w("Each cell: the planner's arena over the lower bound (the peak of live bytes, each buffer rounded to "
-      f"256 bytes) and, in brackets, over the optimum the oracle proved within {args.time} s (`-` where it "
-      "did not); bold, the least of the row. Schedules imported without `--inplace`.\n")
-    w("| model | lower bound MiB | optimum | " + " | ".join(planners) + " |")
-    w("|---|---:|---:|" + "---:|" * len(planners))
+
+def import_rows(data, models):
+    for m in models:
+        plain, inplace = variants(data, m)
+        if "import_seconds" not in plain:
+            continue
+        yield [m, f"{int(plain.get('bytes', 0)) / MIB:.1f}", f"{float(plain['import_seconds']):.3f}",
+               f"{float(inplace.get('import_seconds', 'nan')):.3f}"]
+
+
+def arena_rows(data, models, planners):
     for m in models:
         d = data.get((m, "plain"), {})
         if "lower_bound" not in d:
@@ -91,38 +78,68 @@ def main():
                 text += " INVALID"
             cells.append(f"**{text}**" if a == least else text)
         opt = f"{optimum / lower:.3f}" if optimum and lower else "-"
-        w(f"| {m} | {lower / MIB:.1f} | {opt} | " + " | ".join(cells) + " |")
-    w("")
+        yield [m, f"{lower / MIB:.1f}", opt] + cells
 
-    w("## Time to plan\n")
-    w("Milliseconds `planck plan --planner P --timings` reports for planning (reading and writing left out).\n")
-    w("| model | " + " | ".join(planners) + " |")
-    w("|---|" + "---:|" * len(planners))
+
+def time_rows(data, models, planners):
     for m in models:
         d = data.get((m, "plain"), {})
         cells = []
         for p in planners:
             v = d.get(f"plan_seconds_{p}")
             cells.append(f"{float(v) * 1000:.0f}" if v not in (None, "nan") else "-")
-        w(f"| {m} | " + " | ".join(cells) + " |")
-    w("")
+        yield [m] + cells
 
-    w("## What in-place kernels save\n")
-    w("`bysize`, the planner that uses `inplace=` declarations, on the schedule imported with and without "
-      "`--inplace` (ONNX Runtime's in-place activations: docs/onnx.md); the lower bound and the optimum "
-      "leave in-place sharing out, so `bysize` may go below them.\n")
-    w("| model | bysize MiB | with --inplace MiB | saved | lower bound MiB |")
-    w("|---|---:|---:|---:|---:|")
+
+def inplace_rows(data, models):
     for m in models:
-        plain = data.get((m, "plain"), {})
-        inplace = data.get((m, "inplace"), {})
+        plain, inplace = variants(data, m)
         if "arena_bysize" not in plain or "arena_bysize" not in inplace:
             continue
         a = int(plain["arena_bysize"])
         b = int(inplace["arena_bysize"])
         saved = (a - b) / a if a else 0
-        w(f"| {m} | {a / MIB:.2f} | {b / MIB:.2f} | {saved:.1%} | {int(plain['lower_bound']) / MIB:.2f} |")
-    w("")
+        yield [m, f"{a / MIB:.2f}", f"{b / MIB:.2f}", f"{saved:.1%}", f"{int(plain['lower_bound']) / MIB:.2f}"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", required=True)
+    parser.add_argument("--time", required=True)
+    parser.add_argument("--planners", required=True)
+    parser.add_argument("--table", required=True)
+    args = parser.parse_args()
+    planners = args.planners.split(",")
+    data = load(args.results)
+    models = sorted({m for m, _ in data}, key=sort_key)
+    out = []
+    w = out.append
+
+    w("# Real networks: import, quality and speed\n")
+    w("Written by `bench/onnx.sh` (torchvision models and a `torch.nn.TransformerEncoder` of 6 layers, "
+      "d_model 512, sequence 128, exported with random weights by `torch.onnx.export`, opset 13, at batch 1 "
+      "and 32; Debian's torch 1.13). Rerun it to refresh every figure here.\n")
+
+    w("## Import time\n")
+    w("`planck import MODEL.onnx -o MODEL.sched`, the best of three runs (wall seconds, parse, shape "
+      "inference and print).\n")
+    table(w, ["model", ".onnx MiB", "import s", "with --inplace s"], import_rows(data, models))
+
+    w("## Arena against the lower bound and the optimum\n")
+    w("Each cell: the planner's arena over the lower bound (the peak of live bytes, each buffer rounded to "
+      f"256 bytes) and, in brackets, over the optimum the oracle proved within {args.time} s (`-` where it "
+      "did not); bold, the least of the row. Schedules imported without `--inplace`.\n")
+    table(w, ["model", "lower bound MiB", "optimum"] + planners, arena_rows(data, models, planners))
+
+    w("## Time to plan\n")
+    w("Milliseconds `planck plan --planner P --timings` reports for planning (reading and writing left out).\n")
+    table(w, ["model"] + planners, time_rows(data, models, planners))
+
+    w("## What in-place kernels save\n")
+    w("`bysize`, the planner that uses `inplace=` declarations, on the schedule imported with and without "
+      "`--inplace` (ONNX Runtime's in-place activations: docs/onnx.md); the lower bound and the optimum "
+      "leave in-place sharing out, so `bysize` may go below them.\n")
+    table(w, ["model", "bysize MiB", "with --inplace MiB", "saved", "lower bound MiB"], inplace_rows(data, models))
     with open(args.table, "w") as f:
         f.write("\n".join(out))
 

@@ -7,7 +7,6 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/chains.h"
-#include "bench/memory.h"
 #include "oracle/check/checker.h"
 #include "oracle/check/shadow.h"
 #include "oracle/optimum/optimum.h"
@@ -33,28 +32,21 @@ template <std::vector<oracle::Violation> (*kCheck)(const Schedule&, const Plan&)
 void check(benchmark::State& state, Shape shape, std::size_t buffers) {
   const Schedule& s = chain(shape, buffers);
   const Plan p = reference_plan(s);
-  const HeapPeak heap;
-  for (auto _ : state) {
+  measure(state, buffers, [&] {
     auto violations = kCheck(s, p);
     if (!violations.empty()) state.SkipWithError("the reference plan failed the checker");
-    benchmark::DoNotOptimize(violations);
-  }
-  heap.report(state);
-  report_per_buffer(state, buffers);
+    return violations;
+  });
 }
 
 void shadow(benchmark::State& state, Shape shape, std::size_t buffers) {
   const Schedule& s = chain(shape, buffers);
   const Plan p = reference_plan(s);
-  const HeapPeak heap;
-  for (auto _ : state) {
+  measure(state, buffers, [&] {
     auto run = oracle::run_shadow(s, p);
-    if (!run) state.SkipWithError(run.error().message().c_str());
     if (run && (run->clobber || run->outside)) state.SkipWithError("the reference plan failed the shadow executor");
-    benchmark::DoNotOptimize(run);
-  }
-  heap.report(state);
-  report_per_buffer(state, buffers);
+    return run;
+  });
 }
 
 void bounds(benchmark::State& state, Shape shape, std::size_t buffers) {
@@ -70,28 +62,24 @@ void bounds(benchmark::State& state, Shape shape, std::size_t buffers) {
     }
   }
   const oracle::OptimumOptions options{.timeout_seconds = 3600, .use_search = false, .use_z3 = false};
-  const HeapPeak heap;
-  for (auto _ : state) {
+  measure(state, buffers, [&] {
     for (const oracle::DevicePacking& d : *devices) {
       auto r = oracle::solve_optimum(d.problem, options);
       if (!r) state.SkipWithError(r.error().message().c_str());
       benchmark::DoNotOptimize(r);
     }
-  }
-  heap.report(state);
-  report_per_buffer(state, buffers);
+  });
 }
 
 }  // namespace
-}  // namespace planck::bench
 
-int main(int argc, char** argv) {
-  using namespace planck::bench;
-  using planck::oracle::check_plan;
-  using planck::oracle::check_plan_quadratic;
+void register_benchmarks() {
+  using oracle::check_plan;
+  using oracle::check_plan_quadratic;
   register_chains("check/fast", check<check_plan>);
   register_chains("check/quadratic", check<check_plan_quadratic>, kQuadraticChecker);
   register_chains("shadow", shadow);
   register_chains("bounds", bounds, kQuadraticBounds);
-  return run_benchmarks(argc, argv);
 }
+
+}  // namespace planck::bench

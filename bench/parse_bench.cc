@@ -5,7 +5,6 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/chains.h"
-#include "bench/memory.h"
 #include "model/schedule_reader.h"
 #include "planner/planner.h"
 
@@ -14,34 +13,28 @@ namespace {
 
 void parse_schedule_text(benchmark::State& state, Shape shape, std::size_t buffers) {
   const std::string& text = chain_text(shape, buffers);
-  const HeapPeak heap;
-  for (auto _ : state) {
+  // The schedule is freed outside the time measured.
+  measure(state, buffers, [&] {
     auto s = parse_schedule(text, "chain.sched");
     if (!s) state.SkipWithError(s.error().message().c_str());
     benchmark::DoNotOptimize(s);
     state.PauseTiming();
     s = Error{};
     state.ResumeTiming();
-  }
-  heap.report(state);
-  report_per_buffer(state, buffers);
+  });
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(text.size()));
 }
 
 void print_plan_text(benchmark::State& state, Shape shape, std::size_t buffers) {
   const Plan plan = *make_planner("tlsf")->plan(chain(shape, buffers));
-  const HeapPeak heap;
-  for (auto _ : state) benchmark::DoNotOptimize(print_plan(plan));
-  heap.report(state);
-  report_per_buffer(state, buffers);
+  measure(state, buffers, [&] { return print_plan(plan); });
 }
 
 }  // namespace
-}  // namespace planck::bench
 
-int main(int argc, char** argv) {
-  using namespace planck::bench;
+void register_benchmarks() {
   register_chains("parse", parse_schedule_text);
   register_chains("print_plan", print_plan_text);
-  return run_benchmarks(argc, argv);
 }
+
+}  // namespace planck::bench

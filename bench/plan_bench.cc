@@ -10,7 +10,6 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/chains.h"
-#include "bench/memory.h"
 #include "planner/plain_planners.h"
 #include "planner/planner.h"
 #include "planner/rewrite.h"
@@ -26,10 +25,7 @@ constexpr std::size_t kQuadraticPlanners = 10'000;
 
 void lifetimes(benchmark::State& state, Shape shape, std::size_t buffers) {
   const Schedule& s = chain(shape, buffers);
-  const HeapPeak heap;
-  for (auto _ : state) benchmark::DoNotOptimize(planned_lifetimes(s));
-  heap.report(state);
-  report_per_buffer(state, buffers);
+  measure(state, buffers, [&] { return planned_lifetimes(s); });
 }
 
 // One call of the reference planner's TLSF run: an alloc of `size` bytes
@@ -74,8 +70,7 @@ TlsfRun tlsf_run(const Schedule& s) {
 void tlsf_allocator(benchmark::State& state, Shape shape, std::size_t buffers) {
   const TlsfRun run = tlsf_run(chain(shape, buffers));
   std::vector<Tlsf::Allocation> placed(buffers);
-  const HeapPeak heap;
-  for (auto _ : state) {
+  measure(state, buffers, [&] {
     std::vector<Tlsf> tlsf(run.devices, *Tlsf::create(run.capacity, kPlaceAlign, 32));
     for (const Call& c : run.calls) {
       if (c.alloc) {
@@ -85,9 +80,7 @@ void tlsf_allocator(benchmark::State& state, Shape shape, std::size_t buffers) {
       }
     }
     benchmark::DoNotOptimize(placed);
-  }
-  heap.report(state);
-  report_per_buffer(state, buffers);
+  });
 }
 
 // The planner of that name, or with kPlain its plain twin.
@@ -95,27 +88,13 @@ template <const char* kPlanner, bool kPlain = false>
 void plan(benchmark::State& state, Shape shape, std::size_t buffers) {
   const Schedule& s = chain(shape, buffers);
   const auto planner = kPlain ? plain_twin(kPlanner) : make_planner(kPlanner);
-  const HeapPeak heap;
-  for (auto _ : state) {
-    auto p = planner->plan(s);
-    if (!p) state.SkipWithError(p.error().message().c_str());
-    benchmark::DoNotOptimize(p);
-  }
-  heap.report(state);
-  report_per_buffer(state, buffers);
+  measure(state, buffers, [&] { return planner->plan(s); });
 }
 
 void rewrite_schedule(benchmark::State& state, Shape shape, std::size_t buffers) {
   const Schedule& s = chain(shape, buffers);
   const Plan p = *make_planner("tlsf")->plan(s);
-  const HeapPeak heap;
-  for (auto _ : state) {
-    auto out = rewrite(s, p);
-    if (!out) state.SkipWithError(out.error().message().c_str());
-    benchmark::DoNotOptimize(out);
-  }
-  heap.report(state);
-  report_per_buffer(state, buffers);
+  measure(state, buffers, [&] { return rewrite(s, p); });
 }
 
 constexpr char kTlsf[] = "tlsf";
@@ -125,10 +104,8 @@ constexpr char kNaive[] = "naive";
 constexpr char kBest[] = "best";
 
 }  // namespace
-}  // namespace planck::bench
 
-int main(int argc, char** argv) {
-  using namespace planck::bench;
+void register_benchmarks() {
   register_chains("lifetimes", lifetimes);
   register_chains("tlsf_allocator", tlsf_allocator);
   register_chains("plan/tlsf", plan<kTlsf>);
@@ -139,5 +116,6 @@ int main(int argc, char** argv) {
   register_chains("plan/naive", plan<kNaive>);
   register_chains("plan/best", plan<kBest>);
   register_chains("rewrite", rewrite_schedule);
-  return run_benchmarks(argc, argv);
 }
+
+}  // namespace planck::bench

@@ -5,29 +5,18 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
+#include "fuzz/fuzz_target.h"
 #include "import/onnx_import.h"
 #include "model/schedule_printer.h"
 #include "model/schedule_reader.h"
 
-namespace {
-
-// Aborts, saying what and showing `shown`, unless `holds`.
-void expect(bool holds, const char* what, const std::string& shown) {
-  if (holds) return;
-  std::fprintf(stderr, "fuzz_import: %s\n%s\n", what, shown.c_str());
-  std::abort();
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace planck;
-  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  using fuzz::expect;
+  const std::string_view bytes = fuzz::input_text(data, size);
   onnx_import::ImportOptions options;
   // The first byte picks the options, so that each path is reached.
   if (size > 0) {

@@ -6,11 +6,12 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "fuzz/fuzz_target.h"
 #include "model/intervals.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace planck;
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const std::string_view text = fuzz::input_text(data, size);
   auto p = parse_intervals(text, "fuzz.csv");
   if (!p) {
     if (p.error().where.rfind("fuzz.csv:", 0) != 0) std::abort();

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "fuzz/fuzz_target.h"
 #include "oracle/check/checker.h"
 #include "model/plan.h"
 #include "model/schedule_reader.h"
@@ -34,7 +35,7 @@ copy h bitcast(t0, int8)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace planck;
   static const Schedule schedule = *parse_schedule(kSchedule, "fixed.sched");
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const std::string_view text = fuzz::input_text(data, size);
   auto plan = parse_plan(text, "fuzz.plan");
   if (!plan) {
     if (plan.error().where.rfind("fuzz.plan:", 0) != 0) std::abort();

@@ -5,10 +5,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
+#include <string>
 #include <string_view>
 
+#include "fuzz/fuzz_target.h"
 #include "oracle/check/checker.h"
 #include "planner/planner.h"
 #include "planner/rewrite.h"
@@ -16,18 +16,10 @@
 #include "model/schedule_printer.h"
 #include "model/schedule_reader.h"
 
-namespace {
-
-[[noreturn]] void fail(const char* what, const std::string& detail) {
-  std::fprintf(stderr, "%s\n%s\n", what, detail.c_str());
-  std::abort();
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace planck;
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  using fuzz::fail;
+  const std::string_view text = fuzz::input_text(data, size);
   auto s = parse_schedule(text, "fuzz.sched");
   if (auto differ = parse_results_differ(s, parse_schedule_by_tokens(text, "fuzz.sched"))) {
     fail("the plain-line path (first) and the token path (second) disagree", *differ);
@@ -45,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto plan = make_planner(name)->plan(*s);
     if (!plan) continue;  // an overflow error naming the buffer is a valid answer
     auto violations = oracle::check_plan(*s, *plan);
-    if (!violations.empty()) fail(("planner " + name + " made an invalid plan").c_str(), violations.front().message + "\n" + printed);
+    if (!violations.empty()) fail("planner " + name + " made an invalid plan", violations.front().message + "\n" + printed);
     auto rewritten = rewrite(*s, *plan);
     if (!rewritten && rewritten.error().what.find("nest deeper") == std::string::npos) {
       fail("the rewrite of a valid plan failed", rewritten.error().message());

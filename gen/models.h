@@ -30,9 +30,7 @@ namespace planck::gen {
 // the final norm and the logits, held as the output. Float16, bfloat16 or
 // float32 activations.
 struct TransformerOptions {
-  std::uint64_t batch = 1;
-  std::uint64_t sequence = 1024;
-  std::uint64_t layers = 12;
+  std::uint64_t batch = 1, sequence = 1024, layers = 12;
 };
 Result<Schedule> generate_transformer(Choices& choices, const TransformerOptions& options = {});
 
@@ -46,8 +44,7 @@ Result<Schedule> generate_transformer(Choices& choices, const TransformerOptions
 // computes its skip's projection before or after its main path, and adds
 // the skip in place or into a new buffer.
 struct ConvNetOptions {
-  std::uint64_t batch = 1;
-  std::uint64_t image = 224;  // pixels a side, a multiple of 32
+  std::uint64_t batch = 1, image = 224;  // image: pixels a side, a multiple of 32
 };
 Result<Schedule> generate_convnet(Choices& choices, const ConvNetOptions& options = {});
 
@@ -61,9 +58,7 @@ Result<Schedule> generate_convnet(Choices& choices, const ConvNetOptions& option
 // made, or all of them after the backward pass, as a gradient-accumulating
 // step does.
 struct TrainingOptions {
-  std::uint64_t batch = 1;
-  std::uint64_t sequence = 256;
-  std::uint64_t layers = 4;
+  std::uint64_t batch = 1, sequence = 256, layers = 4;
 };
 Result<Schedule> generate_training(Choices& choices, const TrainingOptions& options = {});
 
@@ -78,11 +73,7 @@ Result<Schedule> generate_training(Choices& choices, const TrainingOptions& opti
 // growing cache is reallocated. K and V are two buffers, or one seen
 // through shrink views.
 struct DecodingOptions {
-  std::uint64_t batch = 1;
-  std::uint64_t prompt = 128;
-  std::uint64_t steps = 64;
-  std::uint64_t chunks = 4;
-  std::uint64_t layers = 12;
+  std::uint64_t batch = 1, prompt = 128, steps = 64, chunks = 4, layers = 12;
 };
 Result<Schedule> generate_decoding(Choices& choices, const DecodingOptions& options = {});
 
@@ -97,11 +88,7 @@ Result<Schedule> generate_decoding(Choices& choices, const DecodingOptions& opti
 // expert after another; a combine kernel weights and sums them, then the
 // residual add.
 struct ExpertsOptions {
-  std::uint64_t batch = 1;
-  std::uint64_t sequence = 512;
-  std::uint64_t layers = 2;
-  std::uint64_t experts = 8;
-  std::uint64_t devices = 4;
+  std::uint64_t batch = 1, sequence = 512, layers = 2, experts = 8, devices = 4;
 };
 Result<Schedule> generate_experts(Choices& choices, const ExpertsOptions& options = {});
 

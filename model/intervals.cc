@@ -22,15 +22,11 @@ constexpr std::string_view kHeader = "id,lower,upper,size";
 
 class CsvParser {
  public:
-  CsvParser(std::string_view text, std::string_view file) : cur_(text, file) {
-    problem_.source = std::string(file);
-  }
+  CsvParser(std::string_view text, std::string_view file) : cur_(text, file), problem_{.source = std::string(file)} {}
 
   Result<IntervalProblem> run();
 
  private:
-  Error error_at(SourcePos pos, std::string what) const { return cur_.error_at(pos, std::move(what)); }
-
   Status parse_row(const Line& row);
   Result<Bytes> parse_number(const Word& field, std::string_view what) const;
 
@@ -41,10 +37,10 @@ class CsvParser {
 
 Result<IntervalProblem> CsvParser::run() {
   const std::optional<Line> header = cur_.take_line();
-  if (!header) return error_at({1, 1}, fmt::format("expected the header `{}`, found an empty file", kHeader));
+  if (!header) return cur_.error_at({1, 1}, fmt::format("expected the header `{}`, found an empty file", kHeader));
   if (header->text != kHeader) {
-    return error_at(header->at(0),
-                    fmt::format("expected the header `{}`, found {}", kHeader, quoted(header->text)));
+    return cur_.error_at(header->at(0),
+                         fmt::format("expected the header `{}`, found {}", kHeader, quoted(header->text)));
   }
   int first_blank = 0;  // the line of the first blank line seen, 0 if none
   while (std::optional<Line> row = cur_.take_line()) {
@@ -54,7 +50,7 @@ Result<IntervalProblem> CsvParser::run() {
       if (first_blank == 0) first_blank = row->number;
       continue;
     }
-    if (first_blank != 0) return error_at({first_blank, 1}, "blank line between rows");
+    if (first_blank != 0) return cur_.error_at({first_blank, 1}, "blank line between rows");
     PLANCK_TRY(parse_row(*row));
   }
   return std::move(problem_);
@@ -65,7 +61,7 @@ Result<IntervalProblem> CsvParser::run() {
 Status CsvParser::parse_row(const Line& row) {
   const std::string_view text = row.text;
   if (std::size_t bad = find_control(text, false); bad != std::string_view::npos) {
-    return error_at(row.at(bad), control_byte(text[bad]) + " is not allowed in a CSV row");
+    return cur_.error_at(row.at(bad), control_byte(text[bad]) + " is not allowed in a CSV row");
   }
   std::vector<Word> fields;
   for (std::size_t start = 0;;) {
@@ -77,18 +73,18 @@ Status CsvParser::parse_row(const Line& row) {
   }
   if (fields.size() != 4) {
     const SourcePos pos = fields.size() > 4 ? fields[4].pos : row.at(text.size());
-    return error_at(pos, fmt::format("expected 4 fields ({}), found {}", kHeader, fields.size()));
+    return cur_.error_at(pos, fmt::format("expected 4 fields ({}), found {}", kHeader, fields.size()));
   }
 
   const Word& id = fields[0];
-  if (id.text.empty()) return error_at(id.pos, "empty id");
+  if (id.text.empty()) return cur_.error_at(id.pos, "empty id");
   if (auto [it, inserted] = id_lines_.emplace(id.text, row.number); !inserted) {
-    return error_at(id.pos, fmt::format("duplicate id {}, first on line {}", quoted(id.text), it->second));
+    return cur_.error_at(id.pos, fmt::format("duplicate id {}, first on line {}", quoted(id.text), it->second));
   }
   PLANCK_ASSIGN(const Bytes lower, parse_number(fields[1], "lower"));
   PLANCK_ASSIGN(const Bytes upper, parse_number(fields[2], "upper"));
   if (upper <= lower) {
-    return error_at(
+    return cur_.error_at(
         fields[2].pos,
         fmt::format("upper {} is not above lower {}: the lifetime [lower, upper) is empty", upper, lower));
   }
@@ -107,7 +103,7 @@ Result<Bytes> CsvParser::parse_number(const Word& field, std::string_view what) 
   const std::string_view t = field.text;
   if (t.size() > 1 && t.front() == '-' &&
       t.substr(1).find_first_not_of("0123456789") == std::string_view::npos) {
-    return error_at(field.pos, fmt::format("{} {} is negative", what, quoted(t)));
+    return cur_.error_at(field.pos, fmt::format("{} {} is negative", what, quoted(t)));
   }
   return cur_.decimal(field, what);
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "planner/rules.h"
 #include "planner/tlsf.h"
@@ -83,26 +84,17 @@ class BrokenPlanner final : public Planner {
     std::optional<Bytes> capacity = checked_mul(total, 2);
     if (!capacity) return Error{"", "byte count overflow: twice the sum of planned sizes"};
 
-    struct Event {
-      std::size_t time;
-      bool open;
-      std::size_t life;
-    };
-    std::vector<Event> events;
-    for (std::size_t i = 0; i < life.size(); ++i) events.push_back({life[i].open, true, i});
-    for (std::size_t i = 0; i < life.size(); ++i) events.push_back({life[i].close, false, i});
-    const bool open_first = bug_ == Bug::FreeAfterPlace;
-    std::stable_sort(events.begin(), events.end(), [&](const Event& a, const Event& b) {
-      if (a.time != b.time) return a.time < b.time;
-      return a.open != b.open && a.open == open_first;
-    });
+    std::vector<std::pair<std::size_t, std::size_t>> times;
+    for (const Life& l : life) times.push_back({l.open, l.close});
+    const std::vector<ModelEvent> events =
+        model_events(times, bug_ == Bug::FreeAfterPlace ? AtEqualTimes::OpenFirst : AtEqualTimes::CloseFirst);
 
     const Bytes block = bug_ == Bug::AlignmentIgnored ? 32 : kPlaceAlign;
     std::vector<std::string> devices;
     std::vector<Tlsf> allocators;
     std::vector<std::size_t> device(life.size(), 0);
     std::vector<Bytes> place(life.size(), 0);
-    for (const Event& ev : events) {
+    for (const ModelEvent& ev : events) {
       const Storage& b = s.storage[life[ev.life].buffer];
       auto known = std::find(devices.begin(), devices.end(), b.device);
       if (known == devices.end()) {

@@ -1,30 +1,30 @@
+// The statements of plan_properties.h about one plan of a schedule of model
+// v1: what the checker, the shadow executor, the rewrite, the arena's bounds,
+// the optimum oracle, the plain model and the plain twins say of it, that
+// planning is deterministic, that a moved buffer is caught and an overflow is
+// an error.
+
 #include "properties/plan_properties.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdint>
-#include <limits>
-#include <map>
 #include <memory>
-#include <numeric>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "gen/choices.h"
 #include "gen/schedule_parts.h"
 #include "model/live_bytes.h"
 #include "model/schedule_printer.h"
 #include "model/schedule_reader.h"
 #include "oracle/check/checker.h"
-#include "oracle/check/inplace.h"
-#include "oracle/check/lifetimes.h"
 #include "oracle/check/shadow.h"
 #include "oracle/optimum/optimum.h"
 #include "oracle/optimum/optimum_input.h"
 #include "planner/plain_planners.h"
 #include "planner/rewrite.h"
+#include "properties/plan_facts.h"
 #include "properties/tlsf_plain.h"
 
 namespace planck::props {
@@ -33,93 +33,6 @@ namespace {
 using gen::buffer_decl;
 using gen::kernel_call;
 using gen::storage_arg;
-
-[[noreturn]] void fail(std::string what) {
-  throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Failure, std::move(what));
-}
-
-// The planner's plan; a refusal to pass a capacity too small for the
-// buffers side by side ends the case as passed; any other failure fails it.
-Plan plan_or_fail(const Planner& planner, const Schedule& s) {
-  Result<Plan> plan = planner.plan(s);
-  if (plan) return std::move(*plan);
-  if (plan.error().kind == kOverCapacity) {
-    if (const std::optional<std::string> small = capacity_too_small(s, model_lifetimes(s))) {
-      throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Success, "refused: " + *small);
-    }
-    fail(fmt::format("planner {} refuses to pass a capacity its buffers fit side by side: {}", planner.name(),
-                     plan.error().message()));
-  }
-  fail(fmt::format("planner {} failed: {}", planner.name(), plan.error().message()));
-}
-
-Bytes rounded(const Storage& st) {
-  // Generated schedules keep every rounded size far below 2^64.
-  std::optional<Bytes> r = checked_round_up(st.phase + st.bytes, kPlaceAlign);
-  if (!r) fail(fmt::format("the rounded size of {} overflows", st.name));
-  return *r;
-}
-
-// The plan's placements and arenas by name, and each planned buffer's place.
-class PlanIndex {
- public:
-  PlanIndex(const Schedule& s, const Plan& p) : s_(s), p_(p) {
-    for (const Arena& a : p.arenas) {
-      if (!arenas_.emplace(a.name, &a).second) fail(fmt::format("arena {} is declared twice", a.name));
-    }
-    for (const Placement& pl : p.placements) {
-      if (!placements_.emplace(pl.buffer, &pl).second) fail(fmt::format("{} is placed twice", pl.buffer));
-    }
-  }
-
-  const Placement& placement(StorageId id) const {
-    auto it = placements_.find(s_.storage[id].name);
-    if (it == placements_.end()) fail(fmt::format("planned buffer {} is not placed", s_.storage[id].name));
-    return *it->second;
-  }
-
-  const Arena& arena_of(StorageId id) const {
-    const Placement& pl = placement(id);
-    auto it = arenas_.find(pl.arena);
-    if (it == arenas_.end())
-      fail(fmt::format("{} is placed in {}, which the plan does not declare", pl.buffer, pl.arena));
-    return *it->second;
-  }
-
-  // [place + phase, place + phase + bytes): the bytes the buffer uses.
-  std::pair<Bytes, Bytes> bytes_of(StorageId id) const {
-    const Storage& b = s_.storage[id];
-    const Placement& pl = placement(id);
-    std::optional<Bytes> begin = checked_add(pl.place, b.phase);
-    std::optional<Bytes> end = begin ? checked_add(*begin, b.bytes) : std::nullopt;
-    if (!end) fail(fmt::format("{} placed at {} ends past 2^64", b.name, pl.place));
-    return {*begin, *end};
-  }
-
-  const Arena* device_arena(const std::string& device) const {
-    const Arena* found = nullptr;
-    for (const Arena& a : p_.arenas) {
-      if (a.device != device) continue;
-      if (found != nullptr) fail(fmt::format("device {} has two arenas, {} and {}", device, found->name, a.name));
-      found = &a;
-    }
-    return found;
-  }
-
- private:
-  const Schedule& s_;
-  const Plan& p_;
-  std::map<std::string, const Arena*> arenas_;
-  std::map<std::string, const Placement*> placements_;
-};
-
-bool alive_together(const Lifetime& a, const Lifetime& b) { return a.first <= b.last && b.first <= a.last; }
-
-bool share_bytes(std::pair<Bytes, Bytes> a, std::pair<Bytes, Bytes> b) {
-  return a.first < a.second && b.first < b.second && a.first < b.second && b.first < a.second;
-}
-
-std::string range(std::pair<Bytes, Bytes> r) { return fmt::format("[{}, {})", r.first, r.second); }
 
 // ----------------------------------------------------------- the rewrite
 
@@ -202,63 +115,6 @@ ArenaView arena_view(const Schedule& r, const Arg& a, const Storage& b, const st
   return {r.storage[shrink.view->base.storage].name, shrink.view->start, shrink.view->length};
 }
 
-// ------------------------------------------------------------ metamorphic
-
-// A random permutation of 0..n-1, from a seed RapidCheck picks (a
-// Fisher-Yates shuffle: std::shuffle's order differs between standard libraries).
-std::vector<std::size_t> permutation(std::size_t n, std::uint64_t seed) {
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  gen::SeededChoices choices(seed);
-  for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[choices.below(i)]);
-  return order;
-}
-
-std::uint64_t pick_seed() { return *rc::gen::noShrink(rc::gen::arbitrary<std::uint64_t>()); }
-
-// `s` with its storage moved: storage i goes to position to[i].
-Schedule move_storage(const Schedule& s, const std::vector<std::size_t>& to) {
-  Schedule out = s;
-  std::vector<StorageId> renumbered(s.storage.size());
-  for (std::size_t i = 0; i < s.storage.size(); ++i) {
-    out.storage[to[i]] = s.storage[i];
-    renumbered[i] = static_cast<StorageId>(to[i]);
-  }
-  gen::renumber_storage(out, renumbered);
-  return out;
-}
-
-// The plan with arenas named by position and buffers by `rename`, for
-// comparing plans modulo names.
-std::string normalized(const Plan& p, const std::map<std::string, std::string>& rename) {
-  std::map<std::string, std::size_t> arena;
-  std::string out;
-  for (std::size_t i = 0; i < p.arenas.size(); ++i) {
-    arena[p.arenas[i].name] = i;
-    out += fmt::format("arena #{} {} {}\n", i, p.arenas[i].device, p.arenas[i].size);
-  }
-  for (const Placement& pl : p.placements) {
-    auto name = rename.find(pl.buffer);
-    auto in = arena.find(pl.arena);
-    out += fmt::format("place {} #{} {}\n", name == rename.end() ? pl.buffer.str() : name->second,
-                       in == arena.end() ? std::string("?") : std::to_string(in->second), pl.place);
-  }
-  return out;
-}
-
-void same_plan(const Plan& before, const Plan& after, const Schedule& changed, std::string_view change) {
-  if (print_plan(before) == print_plan(after)) return;
-  fail(fmt::format("{} changed the plan\nbefore:\n{}after:\n{}changed schedule:\n{}", change, print_plan(before),
-                   print_plan(after), print_schedule(changed)));
-}
-
-std::string fresh_name(const Schedule& s, std::string_view stem) {
-  for (int k = 0;; ++k) {
-    std::string name = fmt::format("{}{}", stem, k);
-    if (!s.find(name)) return name;
-  }
-}
-
 bool names_word(const std::string& text, const std::string& word) {
   auto is_name_char = [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
@@ -270,17 +126,6 @@ bool names_word(const std::string& text, const std::string& word) {
     if (left && right) return true;
   }
   return false;
-}
-
-// Fails with every violation `checker` finds in planner's plan of s.
-void plan_passes(const Planner& planner, const Schedule& s, std::string_view checker,
-                 std::vector<oracle::Violation> (*check)(const Schedule&, const Plan&)) {
-  const Plan plan = plan_or_fail(planner, s);
-  const std::vector<oracle::Violation> violations = check(s, plan);
-  if (violations.empty()) return;
-  std::string what = fmt::format("the {} rejects the plan:\n", checker);
-  for (const oracle::Violation& v : violations) what += "  " + v.message + "\n";
-  fail(what + "plan:\n" + print_plan(plan));
 }
 
 }  // namespace
@@ -557,82 +402,6 @@ void agrees_with_plain_twin(const Planner& planner, const Schedule& s) {
   agrees_with(planner, s, twin->plan(s), twin->name(), true);
 }
 
-void renaming_storage_keeps_the_plan(const Planner& planner, const Schedule& s) {
-  const std::vector<std::size_t> order = permutation(s.storage.size(), pick_seed());
-  Schedule renamed = s;
-  std::map<std::string, std::string> back;
-  for (std::size_t i = 0; i < s.storage.size(); ++i) {
-    renamed.storage[i].name = fmt::format("n{}", order[i]);
-    back[renamed.storage[i].name] = s.storage[i].name;
-  }
-  const Plan before = plan_or_fail(planner, s);
-  const Plan after = plan_or_fail(planner, renamed);
-  if (normalized(before, {}) == normalized(after, back)) return;
-  fail(fmt::format("renaming the storage changed the plan\nbefore:\n{}after:\n{}renamed schedule:\n{}",
-                   print_plan(before), print_plan(after), print_schedule(renamed)));
-}
-
-void reordering_declarations_keeps_the_plan(const Planner& planner, const Schedule& s) {
-  const Schedule reordered = move_storage(s, permutation(s.storage.size(), pick_seed()));
-  same_plan(plan_or_fail(planner, s), plan_or_fail(planner, reordered), reordered, "reordering the declarations");
-}
-
-void adding_unplanned_storage_keeps_the_plan(const Planner& planner, const Schedule& s) {
-  gen::SeededChoices choices(pick_seed());
-  auto below = [&](std::size_t n) { return choices.below(n); };
-  Schedule more = s;
-  std::vector<std::string> devices;
-  for (const Storage& st : s.storage) devices.push_back(st.device);
-  devices.emplace_back("CUDA:7");
-
-  const std::size_t added = 1 + below(3);
-  for (std::size_t k = 0; k < added; ++k) {
-    Storage st = buffer_decl("", devices[below(devices.size())], Dtype::Float32, 4 * below(2048));
-    bool taken = true;
-    switch (below(5)) {
-      case 0:
-        st.held = true;
-        st.phase = below(256);
-        break;
-      case 1:
-        st.device = "DISK:/extra.bin";
-        break;
-      case 2:
-        st.kind = StorageKind::Alloc;
-        break;
-      case 3:
-        st.kind = StorageKind::Param;
-        break;
-      default:
-        taken = false;
-        st.phase = below(256);
-        break;  // a buffer no entry takes
-    }
-    st.name = fresh_name(more, "extra");
-    const auto id = static_cast<StorageId>(more.storage.size());
-    more.storage.push_back(std::move(st));
-    if (!taken) continue;
-    std::vector<Entry*> kernels;
-    std::vector<std::vector<Entry>*> bodies{&more.entries};
-    while (!bodies.empty()) {
-      std::vector<Entry>* body = bodies.back();
-      bodies.pop_back();
-      for (Entry& e : *body) {
-        if (e.kind == Entry::Kind::Kernel) kernels.push_back(&e);
-        if (e.parts) bodies.push_back(&e.parts->body);
-      }
-    }
-    if (kernels.empty()) continue;
-    Entry& kernel = *kernels[below(kernels.size())];
-    kernel.args.insert(kernel.args.begin() + static_cast<std::ptrdiff_t>(below(kernel.args.size() + 1)),
-                       storage_arg(id));
-  }
-  // The new declarations go to random places among the old ones.
-  const std::vector<std::size_t> order = permutation(more.storage.size(), choices.draw(0, std::numeric_limits<std::uint64_t>::max()));
-  more = move_storage(more, order);
-  same_plan(plan_or_fail(planner, s), plan_or_fail(planner, more), more, "adding unplanned storage");
-}
-
 void checker_rejects_a_buffer_moved_onto_a_live_neighbour(const Planner& planner, const Schedule& s) {
   Schedule live = s;
   auto pairs = [](const Schedule& x) {
@@ -692,201 +461,6 @@ void overflow_is_an_error(const Planner& planner, const Schedule& s) {
     if (names_word(message, s.storage[l.buffer].name)) return;
   }
   fail(fmt::format("the overflow error names no planned buffer: {}", message));
-}
-
-// ---------------------------------------------------------- model v2
-
-namespace {
-
-// Rule 3's lifetimes stretched by `input`, `output` and `state` (docs/model-v2.md):
-// from entry 0, to the last entry.
-std::vector<Lifetime> stretched_lifetimes(const Schedule& s) {
-  std::vector<Lifetime> lives = model_lifetimes(s);
-  const std::size_t last = s.entries.empty() ? 0 : s.entries.size() - 1;
-  for (Lifetime& l : lives) {
-    if (lives_from_start(s.storage[l.buffer])) l.first = 0;
-    if (lives_to_end(s.storage[l.buffer])) l.last = last;
-  }
-  return lives;
-}
-
-// Each arena's index in the plan, by name.
-std::map<std::string, std::size_t> arena_indices(const Plan& plan) {
-  std::map<std::string, std::size_t> out;
-  for (std::size_t i = 0; i < plan.arenas.size(); ++i) out.emplace(plan.arenas[i].name, i);
-  return out;
-}
-
-}  // namespace
-
-void places_respect_the_device_align(const Planner& planner, const Schedule& s) {
-  const Plan plan = plan_or_fail(planner, s);
-  const PlanIndex index(s, plan);
-  for (const Arena& a : plan.arenas) {
-    const Bytes align = s.align_of(a.device);
-    if (a.size % align != 0) {
-      fail(fmt::format("arena {} on {} is {} bytes, not a multiple of the device's align {}\nplan:\n{}", a.name,
-                       a.device, a.size, align, print_plan(plan)));
-    }
-  }
-  for (const Lifetime& l : model_lifetimes(s)) {
-    const Storage& b = s.storage[l.buffer];
-    const Bytes align = s.align_of(b.device);
-    const Placement& pl = index.placement(l.buffer);
-    if (pl.place % align != 0) {
-      fail(fmt::format("{} on {} is placed at {}, not a multiple of the device's align {}\nplan:\n{}", b.name,
-                       b.device, pl.place, align, print_plan(plan)));
-    }
-  }
-}
-
-void capacity_holds(const Planner& planner, const Schedule& s) {
-  const Plan plan = plan_or_fail(planner, s);
-  for (const Device& d : s.devices) {
-    if (!d.capacity) continue;
-    Bytes total = 0;
-    for (const Arena& a : plan.arenas) {
-      if (a.device == d.name) total = checked_add(total, a.size).value_or(~Bytes{0});
-    }
-    if (total > *d.capacity) {
-      fail(fmt::format("the arenas of {} add up to {} bytes, past its capacity of {}\nplan:\n{}", d.name, total,
-                       *d.capacity, print_plan(plan)));
-    }
-  }
-}
-
-void bytes_shared_only_in_place(const Planner& planner, const Schedule& s) {
-  const Plan plan = plan_or_fail(planner, s);
-  const PlanIndex index(s, plan);
-  const std::map<std::string, std::size_t> arenas = arena_indices(plan);
-  const std::vector<Lifetime> lives = stretched_lifetimes(s);
-  const std::vector<Lifetime> checked = oracle::planned_buffers(s);  // the rule refers to it
-  const oracle::InPlaceRule inplace(s, checked);
-  std::vector<oracle::InPlaceSpot> spot(s.storage.size());
-  for (const Lifetime& l : lives) {
-    const Arena& a = index.arena_of(l.buffer);
-    if (a.device != s.storage[l.buffer].device) {
-      fail(fmt::format("{} on {} is placed in {} on {}", s.storage[l.buffer].name, s.storage[l.buffer].device,
-                       a.name, a.device));
-    }
-    const auto bytes = index.bytes_of(l.buffer);
-    if (bytes.second > a.size) {
-      fail(fmt::format("{} uses bytes {}, past the end of {} ({} bytes)\nplan:\n{}", s.storage[l.buffer].name,
-                       range(bytes), a.name, a.size, print_plan(plan)));
-    }
-    spot[l.buffer] = {.arena = arenas.at(a.name), .place = index.placement(l.buffer).place};
-  }
-  for (std::size_t i = 0; i < lives.size(); ++i) {
-    for (std::size_t j = i + 1; j < lives.size(); ++j) {
-      const StorageId x = lives[i].buffer;
-      const StorageId y = lives[j].buffer;
-      // Buffers in different arenas never conflict (docs/model-v2.md).
-      if (spot[x].arena != spot[y].arena || !alive_together(lives[i], lives[j])) continue;
-      if (!share_bytes(index.bytes_of(x), index.bytes_of(y))) continue;
-      if (inplace.allows(x, spot[x], y, spot[y])) continue;
-      const Storage& a = s.storage[x];
-      const Storage& b = s.storage[y];
-      fail(fmt::format("{} (entries {}..{}, bytes {}) and {} (entries {}..{}, bytes {}) are alive together in {} "
-                       "and share bytes, and no in-place kernel lets them\nplan:\n{}",
-                       a.name, lives[i].first, lives[i].last, range(index.bytes_of(x)), b.name, lives[j].first,
-                       lives[j].last, range(index.bytes_of(y)), plan.arenas[spot[x].arena].name, print_plan(plan)));
-    }
-  }
-}
-
-void conflicting_buffers_share_no_bytes(const Planner& planner, const Schedule& s) {
-  plan_passes(planner, s, "plain checker", &oracle::check_plan_quadratic);
-}
-
-namespace {
-
-// Fails when the checker rejects `plan`, a valid plan of the schedule
-// `before`, for the schedule `after`, which orders as much or more.
-void still_valid(const Plan& plan, const Schedule& after, std::string_view change) {
-  const std::vector<oracle::Violation> violations = oracle::check_plan(after, plan);
-  if (violations.empty()) return;
-  fail(fmt::format("a valid plan becomes invalid {}: {}\nschedule after:\n{}plan:\n{}", change,
-                   violations.front().message, print_schedule(after), print_plan(plan)));
-}
-
-}  // namespace
-
-void a_plan_stays_valid_on_one_stream(const Planner& planner, const Schedule& s) {
-  const Plan plan = plan_or_fail(planner, s);
-  if (!oracle::check_plan(s, plan).empty()) return;  // plan_passes_checker's to report
-  Schedule one = s;
-  std::erase_if(one.entries, [](const Entry& e) { return e.kind == Entry::Kind::Record || e.kind == Entry::Kind::Wait; });
-  for (Entry& e : one.entries) e.stream = 0;
-  still_valid(plan, one, "when every entry runs on one stream");
-}
-
-void a_plan_stays_valid_with_one_more_wait(const Planner& planner, const Schedule& s) {
-  const Plan plan = plan_or_fail(planner, s);
-  if (s.entries.size() < 2 || !oracle::check_plan(s, plan).empty()) return;
-  // The first entry, and the last on another stream, if any.
-  std::size_t later = s.entries.size();
-  for (std::size_t i = s.entries.size(); i-- > 1;) {
-    if (s.entries[i].stream != s.entries[0].stream) {
-      later = i;
-      break;
-    }
-  }
-  if (later == s.entries.size()) return;
-  Schedule more = s;
-  Entry record{.kind = Entry::Kind::Record, .stream = s.entries[0].stream};
-  record.name = "added_event";
-  Entry wait{.kind = Entry::Kind::Wait, .stream = s.entries[later].stream};
-  wait.name = "added_event";
-  more.entries.insert(more.entries.begin() + static_cast<std::ptrdiff_t>(later), std::move(wait));
-  more.entries.insert(more.entries.begin() + 1, std::move(record));
-  still_valid(plan, more, "with one more wait");
-}
-
-void planned_inputs_outputs_and_state_live_through_the_run(const Planner& planner, const Schedule& s) {
-  const Plan plan = plan_or_fail(planner, s);
-  const PlanIndex index(s, plan);
-  const std::vector<Lifetime> used = model_lifetimes(s);
-  const std::vector<Lifetime> lives = stretched_lifetimes(s);
-  for (std::size_t i = 0; i < used.size(); ++i) {
-    const Storage& b = s.storage[used[i].buffer];
-    if (b.io == 0) continue;
-    // The entries the caller adds to the buffer's own: before its first use,
-    // after its last.
-    const std::pair<std::size_t, std::size_t> added[] = {
-        {lives_from_start(b) ? 0 : used[i].first, used[i].first},
-        {used[i].last + 1, lives_to_end(b) ? lives[i].last + 1 : used[i].last + 1}};
-    for (const Lifetime& other : lives) {
-      if (other.buffer == used[i].buffer) continue;
-      if (index.placement(other.buffer).arena != index.placement(used[i].buffer).arena) continue;
-      for (const auto& [from, to] : added) {
-        if (from >= to || other.first >= to || other.last < from) continue;
-        const auto x = index.bytes_of(used[i].buffer);
-        const auto y = index.bytes_of(other.buffer);
-        if (!share_bytes(x, y)) continue;
-        fail(fmt::format("{} ({}, used in entries {}..{}) holds bytes {} for the caller in entries {}..{}, but {} "
-                         "(entries {}..{}) uses bytes {}\nplan:\n{}",
-                         b.name, b.io == kState ? "state" : (lives_from_start(b) ? "input" : "output"),
-                         used[i].first, used[i].last, range(x), from, to - 1, s.storage[other.buffer].name,
-                         other.first, other.last, range(y), print_plan(plan)));
-      }
-    }
-  }
-}
-
-void device_lines_that_change_no_block_keep_the_plan(const Planner& planner, const Schedule& s) {
-  if (s.uses_v2()) fail("the statement is for schedules of model v1");
-  const Plan plan = plan_or_fail(planner, s);
-  gen::SeededChoices choices(pick_seed());
-  Schedule lined = s;
-  for (const Arena& a : plan.arenas) {
-    if (lined.find_device(a.device) != nullptr) continue;
-    Bytes total = 0;
-    for (const Arena& b : plan.arenas) total += b.device == a.device ? b.size : 0;
-    Device d{.name = a.device, .align = Bytes{1} << choices.between(0, 8)};
-    if (choices.percent(50)) d.capacity = total + choices.draw(0, 4096);
-    lined.devices.push_back(std::move(d));
-  }
-  same_plan(plan, plan_or_fail(planner, lined), lined, "device lines of align at most 256 and room to spare");
 }
 
 Property planner_property(const Planner& planner, const rc::Gen<Schedule>& schedules, PlanStatement statement) {

@@ -139,6 +139,19 @@ std::vector<Lifetime> model_lifetimes(const Schedule& s) {
 
 // ------------------------------------------------------ docs/planners.md#the-reference-planner-tlsf, 4-8
 
+std::vector<ModelEvent> model_events(const std::vector<std::pair<std::size_t, std::size_t>>& times,
+                                     AtEqualTimes order) {
+  std::vector<ModelEvent> events;
+  for (std::size_t i = 0; i < times.size(); ++i) events.push_back({times[i].first, true, i});
+  for (std::size_t i = 0; i < times.size(); ++i) events.push_back({times[i].second, false, i});
+  const bool open_first = order == AtEqualTimes::OpenFirst;
+  std::stable_sort(events.begin(), events.end(), [&](const ModelEvent& a, const ModelEvent& b) {
+    if (a.time != b.time) return a.time < b.time;
+    return a.open != b.open && a.open == open_first;
+  });
+  return events;
+}
+
 Result<Plan> model_plan(const Schedule& s) {
   const std::vector<Lifetime> lives = model_lifetimes(s);
   Plan plan;
@@ -165,24 +178,14 @@ Result<Plan> model_plan(const Schedule& s) {
   if (!capacity) return overflow(s.storage[lives.back().buffer], "twice the sum");
 
   // Rule 6: opens, then closes, stably sorted by time, a close first at equal times.
-  struct Event {
-    std::size_t time;
-    bool open;
-    std::size_t buffer;
-  };
-  std::vector<Event> events;
-  for (std::size_t i = 0; i < lives.size(); ++i) events.push_back({lives[i].first, true, i});
-  for (std::size_t i = 0; i < lives.size(); ++i) events.push_back({lives[i].last + 1, false, i});
-  std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
-    if (a.time != b.time) return a.time < b.time;
-    return !a.open && b.open;
-  });
+  std::vector<std::pair<std::size_t, std::size_t>> times;
+  for (const Lifetime& l : lives) times.push_back({l.first, l.last + 1});
 
   std::vector<std::string> devices;
   std::vector<ModelTlsf> allocators;
   std::vector<Bytes> place(lives.size(), 0);
-  for (const Event& ev : events) {
-    const Storage& b = s.storage[lives[ev.buffer].buffer];
+  for (const ModelEvent& ev : model_events(times)) {
+    const Storage& b = s.storage[lives[ev.life].buffer];
     auto device = std::find(devices.begin(), devices.end(), b.device);
     if (device == devices.end()) {
       devices.push_back(b.device);
@@ -191,13 +194,13 @@ Result<Plan> model_plan(const Schedule& s) {
     }
     ModelTlsf& tlsf = allocators[static_cast<std::size_t>(device - devices.begin())];
     if (!ev.open) {
-      if (!tlsf.free(place[ev.buffer])) return Error{"", fmt::format("free of {} failed", b.name)};
+      if (!tlsf.free(place[ev.life])) return Error{"", fmt::format("free of {} failed", b.name)};
       continue;
     }
-    Result<std::optional<Bytes>> at = tlsf.alloc(rounded[ev.buffer]);
+    Result<std::optional<Bytes>> at = tlsf.alloc(rounded[ev.life]);
     if (!at) return at.error();
     if (!*at) return Error{"", fmt::format("the memory plan outgrew its arena: buffer {}", b.name)};
-    place[ev.buffer] = **at;
+    place[ev.life] = **at;
   }
 
   // Rule 7.

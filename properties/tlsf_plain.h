@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/lifetime.h"
@@ -65,6 +66,21 @@ std::vector<StorageId> model_taken(const Entry& e);
 // Rules 2 and 3: each planned buffer's lifetime (model/lifetime.h), in order
 // of first appearance.
 std::vector<Lifetime> model_lifetimes(const Schedule& s);
+
+// Rule 6: a call of the reference planner's TLSF run, the open (alloc) or
+// the close (free) of a lifetime.
+struct ModelEvent {
+  std::size_t time;
+  bool open;
+  std::size_t life;  // the lifetime's index
+};
+enum class AtEqualTimes { CloseFirst, OpenFirst };
+// The calls of lifetimes whose bytes are taken at times[i].first and free
+// again at times[i].second: the opens in order, then the closes, stably
+// sorted by time, at equal times a close first (rule 6) or, with
+// AtEqualTimes::OpenFirst, an open first.
+std::vector<ModelEvent> model_events(const std::vector<std::pair<std::size_t, std::size_t>>& times,
+                                     AtEqualTimes order = AtEqualTimes::CloseFirst);
 
 // Rules 4 to 8: the reference plan, or the error the reference planner must
 // give (an overflow, or an allocation that fails).

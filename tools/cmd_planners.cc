@@ -13,8 +13,13 @@
 namespace planck::cli {
 namespace {
 
-void run_planners(const OutputOptions& out) {
-  Report report("planners", out.json);
+// planners takes no arguments but the output options.
+struct PlannersArgs {
+  OutputOptions out;
+};
+
+void run_planners(const PlannersArgs& args) {
+  Report report("planners", args.out.json);
   std::size_t width = 0;
   for (const PlannerEntry& e : harness::offered_planners()) width = std::max(width, e.name.size());
   nlohmann::ordered_json planners = nlohmann::ordered_json::array();
@@ -29,15 +34,13 @@ void run_planners(const OutputOptions& out) {
 }  // namespace
 
 void add_planners_command(CLI::App& app) {
-  auto out = std::make_shared<OutputOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "planners",
+  CLI::App* cmd = add_command<PlannersArgs>(
+      app, "planners",
       "List the planners --planner takes: one name and its description a line; in JSON, `planners`, each "
-      "{name, description, in_best} (in_best: best runs it).");
-  add_output_options(*cmd, *out);
+      "{name, description, in_best} (in_best: best runs it).",
+      run_planners, [](CLI::App&, PlannersArgs&) {});
   // `--json` without a file is `--json -`.
   cmd->get_option("--json")->expected(0, 1)->default_str("-");
-  cmd->callback([out] { run_planners(*out); });
 }
 
 }  // namespace planck::cli

@@ -130,17 +130,15 @@ void run_stats(StatsArgs& args) {
 }  // namespace
 
 void add_stats_command(CLI::App& app) {
-  auto args = std::make_shared<StatsArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "stats",
-      "Plan and check each schedule; print per device the planned buffers, the peak of live "
-      "bytes (a lower bound on any arena), the arena size and their ratio.");
-  cmd->add_option("schedules", args->schedules, "the .sched files")->required();
-  add_planner_options(*cmd, args->planner);
-  add_optimum_options(*cmd, args->optimum, args->time,
-                      "seconds for the whole run, with --optimum, the files sharing them");
-  add_output_options(*cmd, args->out);
-  cmd->callback([args] { run_stats(*args); });
+  add_command<StatsArgs>(app, "stats",
+                         "Plan and check each schedule; print per device the planned buffers, the peak of live "
+                         "bytes (a lower bound on any arena), the arena size and their ratio.",
+                         run_stats, [](CLI::App& cmd, StatsArgs& args) {
+                           cmd.add_option("schedules", args.schedules, "the .sched files")->required();
+                           add_planner_options(cmd, args.planner);
+                           add_optimum_options(cmd, args.optimum, args.time,
+                                               "seconds for the whole run, with --optimum, the files sharing them");
+                         });
 }
 
 }  // namespace planck::cli

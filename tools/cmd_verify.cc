@@ -67,8 +67,8 @@ struct VerifyArgs {
   double shrink_time = 30;
   std::uint64_t seed = 1;
   int max_size = 300;
-  std::string out = "planck-failures";
-  OutputOptions output;
+  std::string failures = "planck-failures";  // --out: the folder a failure is written to
+  OutputOptions out;
 };
 
 // The files of a failure: NAME.sched (the minimized schedule, behind a
@@ -93,8 +93,8 @@ FailureFiles write_failure(const std::string& dir, const std::string& name, cons
 }
 
 void run_verify(VerifyArgs& args) {
-  check_output_folder(args.output.json);
-  Report report("verify", args.output.json);
+  check_output_folder(args.out.json);
+  Report report("verify", args.out.json);
   const std::unique_ptr<Planner> planner = make_chosen_planner(args.planner);
   const std::string planner_args = planner_arguments(args.planner);
   harness::VerifyOptions options{.seed = args.seed,
@@ -116,7 +116,7 @@ void run_verify(VerifyArgs& args) {
 
   harness::VerifyResult r;
   {
-    Progress progress("verify", args.output.progress);
+    Progress progress("verify", args.out.progress);
     r = harness::verify(*planner, files, options,
                         [&](const harness::Progress& p) { progress.stage(cases_progress(p)); });
   }
@@ -138,9 +138,9 @@ void run_verify(VerifyArgs& args) {
       f.verdict.kind + "-" + (generated ? fmt::format("seed{}-case{}", args.seed, p.generated() - 1)
                                         : fs::path(f.original.source).stem().string());
   const std::string reproduce =
-      fmt::format("planck verify {} {}", planner_args, (fs::path(args.out) / (name + ".sched")).string());
+      fmt::format("planck verify {} {}", planner_args, (fs::path(args.failures) / (name + ".sched")).string());
   const std::string what = harness::failure_summary(f, planner_args) + "reproduce: " + reproduce + "\n";
-  const FailureFiles w = write_failure(args.out, name, f, what);
+  const FailureFiles w = write_failure(args.failures, name, f, what);
   report.object["failure"] = json{{"kind", f.verdict.kind},
                                   {"origin", f.origin},
                                   {"schedule", w.schedule},
@@ -164,31 +164,32 @@ void run_verify(VerifyArgs& args) {
 }  // namespace
 
 void add_verify_command(CLI::App& app) {
-  auto args = std::make_shared<VerifyArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "verify",
+  add_command<VerifyArgs>(
+      app, "verify",
       "Judge a planner: every schedule of the corpus and the regressions, then generated schedules "
       "growing in size, each plan through the checker and the shadow executor. The first failure is "
       "shrunk, re-running the planner, while it keeps its kind, and written to --out. Exit 0: the "
-      "budget was spent with nothing found; 1: a failure; 2: bad usage.");
-  add_planner_options(*cmd, args->planner, PlannerClaims::Yes);
-  cmd->add_option("schedules", args->files,
-                  "judge only these schedules (files or folders of .sched files); nothing is generated");
-  cmd->add_option("--corpus", args->corpus, "folders of .sched files judged first (default: corpus/schedules, "
-                                            "corpus/schedules/v2 and corpus/regressions, installed or of the source tree)");
-  cmd->add_flag("--no-corpus", args->no_corpus, "judge generated schedules only");
-  add_budget_options(*cmd, args->budget,
-                     "seconds for judging the corpus and the generated cases, at most (shrinking has its own)");
-  add_seconds_option(*cmd, "--shrink-time", args->shrink_time, "seconds for shrinking a failure, at most")
-      ->group("Budget");
-  add_seed_option(*cmd, args->seed);
-  cmd->add_option("--max-size", args->max_size, "the largest generated schedule, on the generator's scale (100: "
-                                                "some 40 entries)")
-      ->check(CLI::Range(1, 100000))
-      ->capture_default_str();
-  cmd->add_option("--out", args->out, "the folder a failure is written to")->capture_default_str();
-  add_output_options(*cmd, args->output);
-  cmd->callback([args] { run_verify(*args); });
+      "budget was spent with nothing found; 1: a failure; 2: bad usage.",
+      run_verify, [](CLI::App& cmd, VerifyArgs& args) {
+        add_planner_options(cmd, args.planner, PlannerClaims::Yes);
+        cmd.add_option("schedules", args.files,
+                       "judge only these schedules (files or folders of .sched files); nothing is generated");
+        cmd.add_option("--corpus", args.corpus,
+                       "folders of .sched files judged first (default: corpus/schedules, "
+                       "corpus/schedules/v2 and corpus/regressions, installed or of the source tree)");
+        cmd.add_flag("--no-corpus", args.no_corpus, "judge generated schedules only");
+        add_budget_options(cmd, args.budget,
+                           "seconds for judging the corpus and the generated cases, at most (shrinking has its own)");
+        add_seconds_option(cmd, "--shrink-time", args.shrink_time, "seconds for shrinking a failure, at most")
+            ->group("Budget");
+        add_seed_option(cmd, args.seed);
+        cmd.add_option("--max-size", args.max_size,
+                       "the largest generated schedule, on the generator's scale (100: "
+                       "some 40 entries)")
+            ->check(CLI::Range(1, 100000))
+            ->capture_default_str();
+        cmd.add_option("--out", args.failures, "the folder a failure is written to")->capture_default_str();
+      });
 }
 
 }  // namespace planck::cli

@@ -6,12 +6,14 @@
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "model/plan.h"
 #include "model/problem.h"
 #include "model/schedule.h"
+#include "tools/options.h"
 
 namespace planck::cli {
 
@@ -46,6 +48,22 @@ CheckInput load_check_input(const std::string& schedule, const std::string& plan
 // not exist. A .sched name with a second extension (NAME.rewrite.sched) is an
 // expected output kept beside its schedule, not an input.
 std::vector<std::filesystem::path> inputs_in(const std::filesystem::path& dir, const std::string& ext);
+
+// Adds the subcommand `name` to app. Its arguments are an Args that lives as
+// long as the app: `options(cmd, args)` adds the command's own options on
+// them, then come --json and --progress (filling args.out), and once the
+// command line is parsed `run(args)` runs the command. Returns the
+// subcommand.
+template <class Args, class Run, class Options>
+CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description, Run run,
+                      Options options) {
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand(name, description);
+  options(*cmd, *args);
+  add_output_options(*cmd, args->out);
+  cmd->callback([args, run] { run(*args); });
+  return cmd;
+}
 
 void add_plan_command(CLI::App& app);    // planck plan FILE [-o PLAN] [--rewrite] [--planner NAME]
 void add_check_command(CLI::App& app);   // planck check FILE PLAN [--picture]

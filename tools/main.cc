@@ -10,18 +10,12 @@ int main(int argc, char** argv) {
   CLI::App app{"planck: a memory planner for ML compiler schedules, and the oracles that check it"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "planck " PLANCK_VERSION);
-  planck::cli::add_plan_command(app);
-  planck::cli::add_check_command(app);
-  planck::cli::add_draw_command(app);
-  planck::cli::add_stats_command(app);
-  planck::cli::add_run_command(app);
-  planck::cli::add_oracle_command(app);
-  planck::cli::add_planners_command(app);
-  planck::cli::add_verify_command(app);
-  planck::cli::add_minimize_command(app);
-  planck::cli::add_gate_command(app);
-  planck::cli::add_generate_command(app);
-  planck::cli::add_import_command(app);
+  using namespace planck::cli;
+  for (auto* add : {add_plan_command, add_check_command, add_draw_command, add_stats_command, add_run_command,
+                    add_oracle_command, add_planners_command, add_verify_command, add_minimize_command,
+                    add_gate_command, add_generate_command, add_import_command}) {
+    add(app);
+  }
   // A first word that is no option and no subcommand is a misspelt
   // subcommand: CLI11 alone would say only that one is required.
   if (argc > 1 && argv[1][0] != '-') {

@@ -100,4 +100,10 @@ Status check_option(std::string_view source, std::string_view name, std::uint64_
   return Error{std::string(source), fmt::format("{} is {}; it must be {} to {}", name, value, lo, hi)};
 }
 
+Status check_sizes(std::string_view source, std::uint64_t batch, std::uint64_t sequence, std::uint64_t layers) {
+  PLANCK_TRY(check_option(source, "batch", batch, 1, kMaxBatch));
+  PLANCK_TRY(check_option(source, "sequence", sequence, 1, kMaxSequence));
+  return check_option(source, "layers", layers, 1, kMaxLayers);
+}
+
 }  // namespace planck::gen

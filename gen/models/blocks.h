@@ -71,5 +71,8 @@ inline constexpr std::uint64_t kMaxLayers = 1024;
 // An error unless lo <= value <= hi, naming the option.
 Status check_option(std::string_view source, std::string_view name, std::uint64_t value, std::uint64_t lo,
                     std::uint64_t hi);
+// check_option of the sizes of a model of transformer blocks: the batch,
+// the tokens per sequence and the blocks, each from 1 to its largest.
+Status check_sizes(std::string_view source, std::uint64_t batch, std::uint64_t sequence, std::uint64_t layers);
 
 }  // namespace planck::gen

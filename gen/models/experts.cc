@@ -122,9 +122,7 @@ StorageId moe(ModelBuilder& b, Choices& c, const std::string& layer, StorageId x
 }  // namespace
 
 Result<Schedule> generate_experts(Choices& c, const ExpertsOptions& o) {
-  PLANCK_TRY(check_option("experts", "batch", o.batch, 1, kMaxBatch));
-  PLANCK_TRY(check_option("experts", "sequence", o.sequence, 1, kMaxSequence));
-  PLANCK_TRY(check_option("experts", "layers", o.layers, 1, kMaxLayers));
+  PLANCK_TRY(check_sizes("experts", o.batch, o.sequence, o.layers));
   PLANCK_TRY(check_option("experts", "experts", o.experts, 1, 256));
   PLANCK_TRY(check_option("experts", "devices", o.devices, 1, 64));
   ModelBuilder b("experts", kHome, c.percent(50) ? Dtype::BFloat16 : Dtype::Float16);

@@ -12,12 +12,6 @@
 namespace planck::gen {
 namespace {
 
-Status check_sizes(std::string_view kind, std::uint64_t batch, std::uint64_t sequence, std::uint64_t layers) {
-  PLANCK_TRY(check_option(kind, "batch", batch, 1, kMaxBatch));
-  PLANCK_TRY(check_option(kind, "sequence", sequence, 1, kMaxSequence));
-  return check_option(kind, "layers", layers, 1, kMaxLayers);
-}
-
 // The blocks over x; the last block's output.
 StorageId blocks(ModelBuilder& b, Choices& c, StorageId x, const BlockShape& shape, std::uint64_t layers,
                  InPlace in_place) {

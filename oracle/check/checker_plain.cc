@@ -195,6 +195,30 @@ class PlainOrder {
   std::vector<Uses> uses_;
 };
 
+// Compares every two buffers: a pair that `overlap(a, b)` says shares bytes
+// it may not, and that the in-place rule does not allow, is a violation.
+// Lists the first max_overlaps of them in the report, each as
+// `violation(a, b)` makes it, and counts the rest.
+template <class Overlap, class Describe>
+void judge_pairs(const std::vector<Judged>& buffers, const InPlaceRule& inplace, std::size_t max_overlaps,
+                 CheckReport& report, Overlap overlap, Describe violation) {
+  std::size_t listed = 0;
+  for (std::size_t x = 0; x < buffers.size(); ++x) {
+    for (std::size_t y = x + 1; y < buffers.size(); ++y) {
+      const Judged& a = buffers[x];
+      const Judged& b = buffers[y];
+      if (!overlap(a, b)) continue;
+      if (!inplace.empty() && inplace.allows(a.id, {a.arena, a.begin}, b.id, {b.arena, b.begin})) continue;
+      if (listed < max_overlaps) {
+        report.violations.push_back(violation(a, b));
+        ++listed;
+      } else {
+        ++report.unlisted_overlaps;
+      }
+    }
+  }
+}
+
 // The overlaps of model v3, by PlainOrder, every pair compared.
 void judge_conflicts(const Schedule& s, const Plan& p, const std::vector<Lifetime>& planned,
                      const std::vector<Judged>& buffers, std::size_t max_overlaps, CheckReport& report) {
@@ -203,25 +227,16 @@ void judge_conflicts(const Schedule& s, const Plan& p, const std::vector<Lifetim
   InPlaceRule inplace(s, planned);
   inplace.use_order(&order);
   const InPlaceRule file_order_inplace(s, planned);
-  std::size_t listed = 0;
-  for (std::size_t x = 0; x < buffers.size(); ++x) {
-    for (std::size_t y = x + 1; y < buffers.size(); ++y) {
-      const Judged& a = buffers[x];
-      const Judged& b = buffers[y];
-      const bool share = a.arena == b.arena && std::max(a.begin, b.begin) < std::min(a.end, b.end);
-      if (!share || !plain.conflict(a.id, b.id)) continue;
-      if (!inplace.empty() && inplace.allows(a.id, {a.arena, a.begin}, b.id, {b.arena, b.begin})) continue;
-      if (listed < max_overlaps) {
-        const auto facts = [](const Judged& j) {
-          return ConflictFacts{.buffer = j.id, .placement = j.placement, .arena = j.arena, .block = {j.begin, j.end}};
-        };
-        report.violations.push_back(conflict_violation(s, p, order, inplace, file_order_inplace, facts(a), facts(b)));
-        ++listed;
-      } else {
-        ++report.unlisted_overlaps;
-      }
-    }
-  }
+  const auto facts = [](const Judged& j) {
+    return ConflictFacts{.buffer = j.id, .placement = j.placement, .arena = j.arena, .block = {j.begin, j.end}};
+  };
+  const auto conflict = [&](const Judged& a, const Judged& b) {
+    const bool share = a.arena == b.arena && std::max(a.begin, b.begin) < std::min(a.end, b.end);
+    return share && plain.conflict(a.id, b.id);
+  };
+  judge_pairs(buffers, inplace, max_overlaps, report, conflict, [&](const Judged& a, const Judged& b) {
+    return conflict_violation(s, p, order, inplace, file_order_inplace, facts(a), facts(b));
+  });
 }
 
 }  // namespace
@@ -237,21 +252,8 @@ CheckReport check_plan_quadratic(const Schedule& s, const Plan& p, std::size_t m
     return report;
   }
   const InPlaceRule inplace(s, planned);
-  std::size_t listed = 0;
-  for (std::size_t x = 0; x < buffers.size(); ++x) {
-    for (std::size_t y = x + 1; y < buffers.size(); ++y) {
-      const Judged& a = buffers[x];
-      const Judged& b = buffers[y];
-      if (!overlap(a, b)) continue;
-      if (!inplace.empty() && inplace.allows(a.id, {a.arena, a.begin}, b.id, {b.arena, b.begin})) continue;
-      if (listed < max_overlaps) {
-        report.violations.push_back(overlap_violation(s, p, inplace, a, b));
-        ++listed;
-      } else {
-        ++report.unlisted_overlaps;
-      }
-    }
-  }
+  judge_pairs(buffers, inplace, max_overlaps, report, overlap,
+              [&](const Judged& a, const Judged& b) { return overlap_violation(s, p, inplace, a, b); });
   for (Violation& v : report.violations) v.message = describe(v);
   return report;
 }

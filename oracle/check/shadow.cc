@@ -34,7 +34,7 @@ std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
 // from its claim on.
 class Shadow {
  public:
-  struct Run {
+  struct Segment {
     Bytes begin = 0;
     Bytes end = 0;
     std::size_t owner = 0;
@@ -46,8 +46,8 @@ class Shadow {
     if (begin == end) return;
     ++claims_;
     const auto first = overlapping(begin);
-    const auto past = std::partition_point(first, segments_.end(), [&](const Run& r) { return r.begin < end; });
-    Run replacement[3];
+    const auto past = std::partition_point(first, segments_.end(), [&](const Segment& r) { return r.begin < end; });
+    Segment replacement[3];
     std::size_t count = 0;
     if (first != past && first->begin < begin) replacement[count++] = {first->begin, begin, first->owner};
     replacement[count++] = {begin, end, owner};
@@ -68,23 +68,23 @@ class Shadow {
   }
 
   // The lowest bytes of [begin, end) that another buffer holds: the longest
-  // run from there held by that one buffer. Nullopt when owner holds them all.
-  std::optional<Run> first_foreign(Bytes begin, Bytes end, std::size_t owner) const {
+  // stretch from there held by that one buffer. Nullopt if owner holds all.
+  std::optional<Segment> first_foreign(Bytes begin, Bytes end, std::size_t owner) const {
     if (begin == end) return std::nullopt;
     for (auto it = overlapping(begin); it != segments_.end() && it->begin < end; ++it) {
       if (it->owner == owner) continue;
-      Run run{std::max(it->begin, begin), std::min(it->end, end), it->owner};
-      for (++it; it != segments_.end() && it->begin == run.end && run.end < end && it->owner == run.owner; ++it) {
-        run.end = std::min(it->end, end);
+      Segment seg{std::max(it->begin, begin), std::min(it->end, end), it->owner};
+      for (++it; it != segments_.end() && it->begin == seg.end && seg.end < end && it->owner == seg.owner; ++it) {
+        seg.end = std::min(it->end, end);
       }
-      return run;
+      return seg;
     }
     return std::nullopt;
   }
 
-  // The runs of [begin, end) and who holds each, in order of address.
-  std::vector<Run> holders(Bytes begin, Bytes end) const {
-    std::vector<Run> out;
+  // The segments of [begin, end) and who holds each, in order of address.
+  std::vector<Segment> holders(Bytes begin, Bytes end) const {
+    std::vector<Segment> out;
     if (begin == end) return out;
     for (auto it = overlapping(begin); it != segments_.end() && it->begin < end; ++it) {
       out.push_back({std::max(it->begin, begin), std::min(it->end, end), it->owner});
@@ -100,14 +100,14 @@ class Shadow {
  private:
   // The first segment that ends past `at`; the segments are disjoint, so
   // their ends are in order too.
-  std::vector<Run>::const_iterator overlapping(Bytes at) const {
-    return std::partition_point(segments_.begin(), segments_.end(), [&](const Run& r) { return r.end <= at; });
+  std::vector<Segment>::const_iterator overlapping(Bytes at) const {
+    return std::partition_point(segments_.begin(), segments_.end(), [&](const Segment& r) { return r.end <= at; });
   }
-  std::vector<Run>::iterator overlapping(Bytes at) {
-    return std::partition_point(segments_.begin(), segments_.end(), [&](const Run& r) { return r.end <= at; });
+  std::vector<Segment>::iterator overlapping(Bytes at) {
+    return std::partition_point(segments_.begin(), segments_.end(), [&](const Segment& r) { return r.end <= at; });
   }
 
-  std::vector<Run> segments_;  // disjoint, by first byte
+  std::vector<Segment> segments_;  // disjoint, by first byte
   std::uint64_t claims_ = 0;
 };
 
@@ -119,7 +119,7 @@ struct Site {
   // entry 0, kAfterLast for the caller after the last entry.
   const Entry* call = nullptr;
   std::size_t iterations = 0;   // the iteration of the loops around it: an index into the run's iterations_begun_
-  int run = 0;                  // UseSite::run
+  int pass = 0;                 // UseSite::pass
 };
 
 // Stands for the caller reading outputs after the last entry.
@@ -222,24 +222,24 @@ class Runner {
     }
   }
 
-  // A schedule with state runs twice in a row; its state keeps its bytes
-  // from the first run to the second, every other buffer claims afresh.
+  // A schedule with state runs twice in a row, in two passes; its state keeps
+  // its bytes from the first pass to the second, the rest claim afresh.
   ShadowRun run() {
     bool has_state = false, has_io = false;
     for (const Tracked& b : tracked_) {
       has_state = has_state || (s_.storage[b.storage].io & kState) != 0;
       has_io = has_io || s_.storage[b.storage].io != 0;
     }
-    const int runs = has_state ? 2 : 1;
-    for (run_ = 1; run_ <= runs; ++run_) {
-      if (run_ > 1) {
+    const int passes = has_state ? 2 : 1;
+    for (pass_ = 1; pass_ <= passes; ++pass_) {
+      if (pass_ > 1) {
         for (Tracked& b : tracked_) {
           if ((s_.storage[b.storage].io & kState) == 0) b.claimed_in = 0, b.owned_at = 0, b.taken_from.clear();
-          // The first run is over, its streams joined: its uses come before every entry of the next.
+          // The first pass is over, its streams joined: its uses come before every entry of the next.
           b.last_on_stream.clear();
         }
       }
-      if (runs > 1) run_number_ = run_;
+      if (passes > 1) pass_number_ = pass_;
       if (has_io && !caller_writes()) break;
       bool clean = true;
       for (entry_ = 0; entry_ < s_.entries.size() && clean; ++entry_) clean = run_entry(s_.entries[entry_]);
@@ -277,14 +277,14 @@ class Runner {
   }
 
   // Before entry 0: the caller writes the planned inputs (and, in the first
-  // run, the state), which claim their bytes; each must then own them all.
+  // pass, the state), which claim their bytes; each must then own them all.
   bool caller_writes() {
     ++calls_;
     entry_ = 0;
     used_.clear();
     for (std::size_t t = 0; t < tracked_.size(); ++t) {
       const Storage& st = s_.storage[tracked_[t].storage];
-      const bool writes = (st.io & kInput) != 0 || ((st.io & kState) != 0 && run_ == 1);
+      const bool writes = (st.io & kInput) != 0 || ((st.io & kState) != 0 && pass_ == 1);
       if (writes) used_.push_back(t);
     }
     for (std::size_t t : used_) {
@@ -409,7 +409,7 @@ class Runner {
   // As buffer t claims [begin, end): the buffers that hold some of those
   // bytes, whose uses every use of t must come after.
   void note_taken_from(std::size_t t, Bytes begin, Bytes end) {
-    for (const Shadow::Run& held : shadows_[tracked_[t].arena].holders(begin, end)) {
+    for (const Shadow::Segment& held : shadows_[tracked_[t].arena].holders(begin, end)) {
       std::vector<std::size_t>& from = tracked_[t].taken_from;
       if (held.owner != t && std::find(from.begin(), from.end(), held.owner) == from.end()) {
         from.push_back(held.owner);
@@ -517,7 +517,7 @@ class Runner {
     const Shadow& shadow = shadows_[victim.arena];
     const bool all = from == victim.begin;
     if (all && victim.owned_at == shadow.claims()) return true;
-    std::optional<Shadow::Run> taken = shadow.first_foreign(from, victim.end, t);
+    std::optional<Shadow::Segment> taken = shadow.first_foreign(from, victim.end, t);
     if (!taken) {
       if (all) victim.owned_at = shadow.claims();
       return true;
@@ -538,12 +538,12 @@ class Runner {
     return false;
   }
 
-  void record(Site& into, const Entry* call) const { into = Site{entry_, call, iteration_, run_number_}; }
+  void record(Site& into, const Entry* call) const { into = Site{entry_, call, iteration_, pass_number_}; }
 
   UseSite site(const Site& at) const {
     UseSite out;
     out.entry = at.entry;
-    out.run = at.run;
+    out.pass = at.pass;
     if (at.call == nullptr || at.call == &kAfterLast) {
       out.call = at.call == nullptr ? "the caller writes inputs, before it" : "the caller reads outputs, after it";
       return out;
@@ -593,8 +593,8 @@ class Runner {
     Bytes from = 0;      // the first of its bytes it keeps
   };
   std::vector<Handed> handed_;  // the running call's in-place pairs that hand bytes over
-  int run_ = 1;                 // the run of the schedule, from 1
-  int run_number_ = 0;          // run_ where the schedule runs twice, else 0
+  int pass_ = 1;                // the pass over the schedule, from 1
+  int pass_number_ = 0;         // pass_ where the schedule runs twice, else 0
   std::optional<Clobber> clobber_;
   std::optional<OutsideArena> outside_;
 };
@@ -605,7 +605,7 @@ std::string UseSite::describe() const {
   std::string text = fmt::format("entry {} ({}", entry, call);
   if (line > 0) text += fmt::format(", line {}", line);
   if (!iterations.empty()) text += fmt::format(", iteration {}", fmt::join(iterations, "."));
-  if (run > 0) text += fmt::format(", run {}", run);
+  if (pass > 0) text += fmt::format(", run {}", pass);
   text += ")";
   return text;
 }

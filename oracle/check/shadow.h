@@ -67,10 +67,11 @@ struct UseSite {
   std::string call;       // "kernel NAME", "copy", or "flag of loop"
   int line = 0;           // the call's source line (the loop's for a flag); 0 if unknown
   std::vector<std::uint64_t> iterations;  // from 1, outermost loop first; empty outside loops
-  int run = 0;  // the run, 1 or 2, of a schedule with state, which runs twice; else 0
+  int pass = 0;  // the pass, 1 or 2, over a schedule with state, which runs twice; else 0
 
   // "entry 3 (kernel relu, line 9, iteration 2.1)": nested iterations are
-  // joined with dots, outermost first.
+  // joined with dots, outermost first; the pass, where there are two, as
+  // ", run 2".
   std::string describe() const;
 };
 

@@ -132,6 +132,20 @@ struct Unknowns {
   Encoder::SearchTerms terms;
 };
 
+// The answer of `question(ctx, enc)`, asked of a fresh context and encoder of
+// p's search once p is valid; a Z3 exception is an error.
+template <class T, class Question>
+Result<T> ask(const Params& p, Question question) {
+  PLANCK_TRY(validate(p));
+  try {
+    z3::context ctx;
+    Encoder enc(ctx, p);
+    return question(ctx, enc);
+  } catch (const z3::exception& e) {
+    return z3_error(e);
+  }
+}
+
 }  // namespace
 
 Status validate(const Params& p) {
@@ -168,20 +182,15 @@ bool search_reaches(const Bin& start, const Bin& b) {
 
 Result<std::vector<Encoded>> evaluate_encoding(const Params& p, Search search,
                                                const std::vector<Probe>& probes) {
-  PLANCK_TRY(validate(p));
-  try {
-    z3::context ctx;
-    Encoder enc(ctx, p);
+  return ask<std::vector<Encoded>>(p, [&](z3::context& ctx, Encoder& enc) {
     // The very terms the proof uses, evaluated in a model that fixes the
     // request and the block size.
     const Unknowns u(ctx, enc, search);
-    const z3::expr& request = u.request;
-    const z3::expr& block_size = u.block_size;
     const Encoder::SearchTerms& s = u.terms;
     Encoder::BinTerms start = enc.bin(s.size);
-    Encoder::BinTerms block = enc.bin(block_size);
-    z3::func_decl request_decl = request.decl();
-    z3::func_decl block_decl = block_size.decl();
+    Encoder::BinTerms block = enc.bin(u.block_size);
+    z3::func_decl request_decl = u.request.decl();
+    z3::func_decl block_decl = u.block_size.decl();
     std::vector<Encoded> out;
     out.reserve(probes.size());
     for (const Probe& probe : probes) {
@@ -200,18 +209,12 @@ Result<std::vector<Encoded>> evaluate_encoding(const Params& p, Search search,
       out.push_back(e);
     }
     return out;
-  } catch (const z3::exception& e) {
-    return z3_error(e);
-  }
+  });
 }
 
 Result<Outcome> prove_search_lemma(const Params& p, Search search, unsigned timeout_ms) {
-  PLANCK_TRY(validate(p));
-  try {
-    z3::context ctx;
-    Encoder enc(ctx, p);
+  return ask<Outcome>(p, [&](z3::context& ctx, Encoder& enc) {
     const Unknowns u(ctx, enc, search);
-    const z3::expr& request = u.request;
     const z3::expr& block_size = u.block_size;
     const Encoder::SearchTerms& s = u.terms;
     z3::expr_vector premises(ctx);
@@ -219,26 +222,18 @@ Result<Outcome> prove_search_lemma(const Params& p, Search search, unsigned time
     // No block is empty: a split leaves a free remainder only when the block is larger than r'.
     premises.push_back(z3::uge(block_size, enc.constant(1)));
     premises.push_back(enc.reaches(enc.bin(s.size), enc.bin(block_size)));
-    return decide(ctx, premises, z3::ult(block_size, s.request_floor), timeout_ms, request,
-                  block_size);
-  } catch (const z3::exception& e) {
-    return z3_error(e);
-  }
+    return decide(ctx, premises, z3::ult(block_size, s.request_floor), timeout_ms, u.request, block_size);
+  });
 }
 
 Result<Outcome> prove_rounding_fits(const Params& p, std::uint64_t limit, unsigned timeout_ms) {
-  PLANCK_TRY(validate(p));
-  try {
-    z3::context ctx;
-    Encoder enc(ctx, p);
+  return ask<Outcome>(p, [&](z3::context& ctx, Encoder& enc) {
     z3::expr request = ctx.bv_const("request", kWidth);
     Encoder::SearchTerms s = enc.search(request, Search::Rounded);
     z3::expr_vector premises(ctx);
     premises.push_back(z3::ult(request, enc.constant(limit)));
     return decide(ctx, premises, !s.fits, timeout_ms, request, std::nullopt);
-  } catch (const z3::exception& e) {
-    return z3_error(e);
-  }
+  });
 }
 
 }  // namespace planck::oracle::tlsf_lemma
