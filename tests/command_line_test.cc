@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -68,6 +69,27 @@ std::map<std::string, std::string> options_of(const std::string& cmd) {
     }
   }
   return out;
+}
+
+TEST(CommandLine, EachCommandSaysWhatItDoesFromItsLineOfCommandsTxt) {
+  std::ifstream file(PLANCK_SOURCE_DIR "/tools/commands.txt");
+  ASSERT_TRUE(file) << "tools/commands.txt";
+  std::map<std::string, std::string> about;
+  for (std::string line; std::getline(file, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::size_t colon = line.find(": ");
+    ASSERT_NE(colon, std::string::npos) << line;
+    about[line.substr(0, colon)] = line.substr(colon + 2);
+  }
+  const std::vector<std::string> commands = subcommands();
+  ASSERT_GE(commands.size(), 10u);
+  EXPECT_EQ(about.size(), commands.size());
+  for (const std::string& cmd : commands) {
+    ASSERT_TRUE(about.count(cmd)) << cmd << " has no line in tools/commands.txt";
+    const CommandResult r = testing::run_command(testing::planck_bin() + " " + cmd + " --help");
+    // The first line of the help is the description, as CLI11 prints it.
+    EXPECT_EQ(r.out.substr(0, r.out.find('\n')), about.at(cmd)) << cmd;
+  }
 }
 
 TEST(CommandLine, EachSharedOptionHasOneHelpTextWhereverItIs) {

@@ -88,23 +88,17 @@ void run_check(const CheckArgs& args) {
 }  // namespace
 
 void add_check_command(CLI::App& app) {
-  add_command<CheckArgs>(
-      app, "check",
-      "Check a plan file against a schedule, from any planner, and show per device its arena "
-      "against the lower bound (the peak of live rounded bytes). Exit 0: valid; 1: each "
-      "violation explained; 2: bad input.",
-      run_check, [](CLI::App& cmd, CheckArgs& args) {
-        cmd.add_option("schedule", args.schedule, "the .sched file, or a .csv interval problem")->required();
-        cmd.add_option("plan", args.plan, "the .plan file")->required();
-        cmd.add_flag("--quadratic", args.quadratic, "use the plain O(n^2) checker, which finds every overlapping pair");
-        cmd.add_option("--max-overlaps", args.max_overlaps,
-                       "list at most this many overlaps, then one line counting the rest (a plan with "
-                       "every buffer at 0 overlaps in every pair)")
-            ->capture_default_str();
-        cmd.add_flag("--picture", args.picture,
-                     "draw in characters the arenas that have violations, their buffers marked (planck draw --text)");
-        add_optimum_options(cmd, args.optimum, args.time, "seconds for the whole run, with --optimum");
-      });
+  add_command<CheckArgs>(app, "check", run_check, [](CLI::App& cmd, CheckArgs& args) {
+    add_input_files(cmd, args.schedule, &args.plan, true);
+    cmd.add_flag("--quadratic", args.quadratic, "use the plain O(n^2) checker, which finds every overlapping pair");
+    cmd.add_option("--max-overlaps", args.max_overlaps,
+                   "list at most this many overlaps, then one line counting the rest (a plan with "
+                   "every buffer at 0 overlaps in every pair)")
+        ->capture_default_str();
+    cmd.add_flag("--picture", args.picture,
+                 "draw in characters the arenas that have violations, their buffers marked (planck draw --text)");
+    add_optimum_options(cmd, args.optimum, args.time, "seconds for the whole run, with --optimum");
+  });
 }
 
 }  // namespace planck::cli

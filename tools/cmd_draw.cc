@@ -85,22 +85,15 @@ void run_draw(const DrawArgs& args) {
 }  // namespace
 
 void add_draw_command(CLI::App& app) {
-  add_command<DrawArgs>(
-      app, "draw",
-      "Draw a plan: per arena, the entries along and the addresses up, one box per buffer over the entries it "
-      "lives, the buffers the checker's violations name marked, and the bytes and entries they share. SVG, or "
-      "with --text (the default on a terminal without -o) characters. Exit 0: a valid plan drawn; 1: an invalid "
-      "plan drawn; 2: bad input.",
-      run_draw, [](CLI::App& cmd, DrawArgs& args) {
-        cmd.add_option("schedule", args.schedule, "the .sched file, or a .csv interval problem")->required();
-        cmd.add_option("plan", args.plan, "the .plan file")->required();
-        cmd.add_option("-o,--output", args.output, "write the picture to this file (written whole or not at all)");
-        cmd.add_flag("--text", args.text, "draw in characters instead of SVG");
-        cmd.add_option("--width", args.width,
-                       fmt::format("characters per line of --text (at least {}; default: the terminal's, else 100)",
-                                   draw::kMinTextWidth))
-            ->check(CLI::Range(draw::kMinTextWidth, std::size_t{100000}));
-      });
+  add_command<DrawArgs>(app, "draw", run_draw, [](CLI::App& cmd, DrawArgs& args) {
+    add_input_files(cmd, args.schedule, &args.plan, true);
+    cmd.add_option("-o,--output", args.output, "write the picture to this file (written whole or not at all)");
+    cmd.add_flag("--text", args.text, "draw in characters instead of SVG");
+    cmd.add_option("--width", args.width,
+                   fmt::format("characters per line of --text (at least {}; default: the terminal's, else 100)",
+                               draw::kMinTextWidth))
+        ->check(CLI::Range(draw::kMinTextWidth, std::size_t{100000}));
+  });
 }
 
 }  // namespace planck::cli

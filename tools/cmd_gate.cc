@@ -197,32 +197,24 @@ void run_gate(GateArgs& args) {
 }  // namespace
 
 void add_gate_command(CLI::App& app) {
-  add_command<GateArgs>(
-      app, "gate",
-      "Gate a planner change: every plan on the corpus, the regressions and generated cases must pass the "
-      "checker and the shadow executor, and no arena of the quality corpus (corpus/schedules, "
-      "corpus/intervals, ../shared's intervals/ and minimalloc/ when present) may grow beyond --threshold "
-      "against the baseline. Prints a markdown table of the arenas that changed. Instances missing from the "
-      "baseline are listed as new and never fail; --update-baseline writes the files of the source tree "
-      "only. Exit 0: passed; 1: failed; 2: bad usage or an unreadable baseline.",
-      run_gate, [](CLI::App& cmd, GateArgs& args) {
-        add_planner_options(cmd, args.planner, PlannerClaims::Yes);
-        cmd.add_option("--baseline", args.baseline, "the baseline JSON: {planner, instances: {name: arena bytes}}")
-            ->required();
-        cmd.add_flag("--update-baseline", args.update,
-                     "write the arenas measured to --baseline (when every plan is valid) instead of comparing");
-        add_budget_options(cmd, args.budget, "seconds for the generated cases, at most (the instances are all judged)");
-        add_seed_option(cmd, args.seed);
-        cmd.add_option("--threshold", args.threshold, "the percent an instance's arena may grow by")
-            ->check(CLI::Range(0.0, 1e6))
-            ->capture_default_str();
-        cmd.add_flag("--no-shared", args.no_shared,
-                     "leave out ../shared's instances (large ones, which a slow planner may not plan in its time)");
-        cmd.add_option("--pictures", args.pictures,
-                       "the folder the picture of each plan whose arena grew is written to (planck draw's SVG; the "
-                       "table links it)")
-            ->capture_default_str();
-      });
+  add_command<GateArgs>(app, "gate", run_gate, [](CLI::App& cmd, GateArgs& args) {
+    add_planner_options(cmd, args.planner, PlannerClaims::Yes);
+    cmd.add_option("--baseline", args.baseline, "the baseline JSON: {planner, instances: {name: arena bytes}}")
+        ->required();
+    cmd.add_flag("--update-baseline", args.update,
+                 "write the arenas measured to --baseline (when every plan is valid) instead of comparing");
+    add_budget_options(cmd, args.budget, "seconds for the generated cases, at most (the instances are all judged)");
+    add_seed_option(cmd, args.seed);
+    cmd.add_option("--threshold", args.threshold, "the percent an instance's arena may grow by")
+        ->check(CLI::Range(0.0, 1e6))
+        ->capture_default_str();
+    cmd.add_flag("--no-shared", args.no_shared,
+                 "leave out ../shared's instances (large ones, which a slow planner may not plan in its time)");
+    cmd.add_option("--pictures", args.pictures,
+                   "the folder the picture of each plan whose arena grew is written to (planck draw's SVG; the "
+                   "table links it)")
+        ->capture_default_str();
+  });
 }
 
 }  // namespace planck::cli

@@ -190,41 +190,37 @@ void run_generate(const GenerateArgs& args) {
 }  // namespace
 
 void add_generate_command(CLI::App& app) {
-  add_command<GenerateArgs>(
-      app, "generate",
-      "Print a generated schedule: one shaped like a real model (sizes from its published layer shapes), the "
-      "benchmarks' chain, or a random one. The same kind, options and seed give the same schedule.",
-      run_generate, [](CLI::App& cmd, GenerateArgs& args) {
-        std::string footer = "Kinds:\n";
-        for (const Kind& k : kinds())
-          footer += fmt::format("  {:<12} {}\n{:15}options: {}\n", k.name, k.description, "", joined(k.flags));
-        cmd.footer(footer);
-        cmd.add_option("kind", args.kind, "what to generate (listed below)")->required();
-        add_seed_option(cmd, args.seed);
-        cmd.add_option("-o,--output", args.output, "write the schedule to this file instead of standard output");
-        cmd.add_option("--only", args.features,
-                       "random: only these features of the model, listed as planck verify --features lists them (v1, "
-                       "v2, v3, names); default every one");
-        const std::pair<const char*, const char*> sizes[] = {
-            {"--batch", "batch size"},
-            {"--sequence", "tokens per sequence"},
-            {"--layers", "transformer blocks"},
-            {"--image", "image side in pixels, a multiple of 32"},
-            {"--prompt", "prompt tokens before decoding"},
-            {"--steps", "the most tokens each decoding loop generates"},
-            {"--chunks", "decoding loops, the cache growing before each after the first"},
-            {"--experts", "experts per block"},
-            {"--devices", "devices the experts are spread over"},
-            {"--buffers", "buffers of the chain"},
-            {"--size", "the random schedule's size, 100 nominal"},
-        };
-        for (const auto& [flag, description] : sizes) {
-          const std::string name = flag;
-          cmd.add_option_function<std::uint64_t>(
-                 name, [&args, name](std::uint64_t value) { args.sizes[name] = value; }, description)
-              ->check(whole_number());
-        }
-      });
+  add_command<GenerateArgs>(app, "generate", run_generate, [](CLI::App& cmd, GenerateArgs& args) {
+    std::string footer = "Kinds:\n";
+    for (const Kind& k : kinds())
+      footer += fmt::format("  {:<12} {}\n{:15}options: {}\n", k.name, k.description, "", joined(k.flags));
+    cmd.footer(footer);
+    cmd.add_option("kind", args.kind, "what to generate (listed below)")->required();
+    add_seed_option(cmd, args.seed);
+    cmd.add_option("-o,--output", args.output, "write the schedule to this file instead of standard output");
+    cmd.add_option("--only", args.features,
+                   "random: only these features of the model, listed as planck verify --features lists them (v1, "
+                   "v2, v3, names); default every one");
+    const std::pair<const char*, const char*> sizes[] = {
+        {"--batch", "batch size"},
+        {"--sequence", "tokens per sequence"},
+        {"--layers", "transformer blocks"},
+        {"--image", "image side in pixels, a multiple of 32"},
+        {"--prompt", "prompt tokens before decoding"},
+        {"--steps", "the most tokens each decoding loop generates"},
+        {"--chunks", "decoding loops, the cache growing before each after the first"},
+        {"--experts", "experts per block"},
+        {"--devices", "devices the experts are spread over"},
+        {"--buffers", "buffers of the chain"},
+        {"--size", "the random schedule's size, 100 nominal"},
+    };
+    for (const auto& [flag, description] : sizes) {
+      const std::string name = flag;
+      cmd.add_option_function<std::uint64_t>(
+             name, [&args, name](std::uint64_t value) { args.sizes[name] = value; }, description)
+          ->check(whole_number());
+    }
+  });
 }
 
 }  // namespace planck::cli

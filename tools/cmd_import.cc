@@ -88,28 +88,24 @@ void run_import(const ImportArgs& args) {
 }  // namespace
 
 void add_import_command(CLI::App& app) {
-  add_command<ImportArgs>(
-      app, "import",
-      "Print the schedule of an ONNX model: its nodes in graph order as kernels, every value as storage of its "
-      "exact size after shape inference (initializers held, graph inputs param, graph outputs planned output).",
-      run_import, [](CLI::App& cmd, ImportArgs& args) {
-        cmd.add_option("model", args.model, "the .onnx file (- for standard input)")->required();
-        cmd.add_option("-o,--output", args.output, "write the schedule to this file instead of standard output");
-        cmd.add_option("--dim", args.dims, "NAME=N: fix a symbolic dimension (batch, sequence) before shape inference")
-            ->expected(1)
-            ->allow_extra_args(false)
-            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-        cmd.add_option("--device", args.device, "the device of every storage (default CPU)");
-        cmd.add_option("--align", args.align, "a `device` line with this align, a power of two")->check(whole_number());
-        cmd.add_option_function<std::uint64_t>(
-               "--max-dim", [&args](std::uint64_t n) { args.max_dim = n; },
-               "N: every dimension shape inference leaves open and the model does not name (a NonZero's count) takes "
-               "N, an upper bound")
-            ->check(whole_number());
-        cmd.add_flag("--planned-inputs", args.planned_inputs, "graph inputs as planned `input` buffers, not param");
-        cmd.add_flag("--inplace", args.inplace,
-                     "declare inplace=OUT:IN on the elementwise ops ONNX Runtime runs in place (see docs/commands.md)");
-      });
+  add_command<ImportArgs>(app, "import", run_import, [](CLI::App& cmd, ImportArgs& args) {
+    cmd.add_option("model", args.model, "the .onnx file (- for standard input)")->required();
+    cmd.add_option("-o,--output", args.output, "write the schedule to this file instead of standard output");
+    cmd.add_option("--dim", args.dims, "NAME=N: fix a symbolic dimension (batch, sequence) before shape inference")
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd.add_option("--device", args.device, "the device of every storage (default CPU)");
+    cmd.add_option("--align", args.align, "a `device` line with this align, a power of two")->check(whole_number());
+    cmd.add_option_function<std::uint64_t>(
+           "--max-dim", [&args](std::uint64_t n) { args.max_dim = n; },
+           "N: every dimension shape inference leaves open and the model does not name (a NonZero's count) takes "
+           "N, an upper bound")
+        ->check(whole_number());
+    cmd.add_flag("--planned-inputs", args.planned_inputs, "graph inputs as planned `input` buffers, not param");
+    cmd.add_flag("--inplace", args.inplace,
+                 "declare inplace=OUT:IN on the elementwise ops ONNX Runtime runs in place (see docs/commands.md)");
+  });
 }
 
 }  // namespace planck::cli

@@ -87,20 +87,15 @@ void run_minimize(MinimizeArgs& args) {
 }  // namespace
 
 void add_minimize_command(CLI::App& app) {
-  add_command<MinimizeArgs>(
-      app, "minimize",
-      "Shrink a schedule on which a planner fails (a wrong plan, a clobber, or a failure of the planner's "
-      "own) while it fails the same way, and print the smallest one found. Exit 0: it does not fail; 1: "
-      "it fails, and the minimized schedule is printed; 2: bad input.",
-      run_minimize, [](CLI::App& cmd, MinimizeArgs& args) {
-        cmd.add_option("schedule", args.schedule, "the failing .sched file")->required();
-        add_planner_options(cmd, args.planner, PlannerClaims::Yes);
-        cmd.add_option("-o,--output", args.output,
-                       "write the minimized schedule to this file instead of standard output, and the "
-                       "planner's plan and its picture (planck draw) beside it: FILE's name "
-                       "with .plan and .svg");
-        add_time_option(cmd, args.time, "seconds for shrinking, at most");
-      });
+  add_command<MinimizeArgs>(app, "minimize", run_minimize, [](CLI::App& cmd, MinimizeArgs& args) {
+    cmd.add_option("schedule", args.schedule, "the failing .sched file")->required();
+    add_planner_options(cmd, args.planner, PlannerClaims::Yes);
+    cmd.add_option("-o,--output", args.output,
+                   "write the minimized schedule to this file instead of standard output, and the "
+                   "planner's plan and its picture (planck draw) beside it: FILE's name "
+                   "with .plan and .svg");
+    add_time_option(cmd, args.time, "seconds for shrinking, at most");
+  });
 }
 
 }  // namespace planck::cli

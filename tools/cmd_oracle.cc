@@ -229,25 +229,15 @@ void run_oracle(const OracleArgs& args) {
 }  // namespace
 
 void add_oracle_command(CLI::App& app) {
-  add_command<OracleArgs>(
-      app, "oracle",
-      "Bound and prove the least arena of a schedule (per device, its planned buffers in "
-      "256-byte units) or of a CSV interval problem (id,lower,upper,size; alignment 1), or "
-      "decide whether it fits a capacity. Prints the lower bound (peak of live bytes, or "
-      "proven by the search or Z3), the upper bound and who found it, the status and the "
-      "time. Status: optimal (the bounds meet), feasible (fits the capacity, optimum not "
-      "proven in time), infeasible (proven not to fit the capacity), unknown (time ran out "
-      "with the bounds apart). Exit 0: optimal, feasible or unknown (read the status); "
-      "1: infeasible at the capacity; 2: bad input.",
-      run_oracle, [](CLI::App& cmd, OracleArgs& args) {
-        cmd.add_option("file", args.file, "a .sched schedule, or a .csv interval problem")->required();
-        cmd.add_option("--capacity", args.capacity,
-                       "bytes per arena: decide whether the buffers fit, stopping at the first "
-                       "placement within it; prints `capacity C: feasible`, `infeasible` or `unknown`");
-        add_time_option(cmd, args.time, "seconds for the whole run: when they run out, the bounds found so far",
-                        TimeoutAlias::Yes);
-        cmd.add_option("-o,--output", args.plan, "write the best placement found as a plan file");
-      });
+  add_command<OracleArgs>(app, "oracle", run_oracle, [](CLI::App& cmd, OracleArgs& args) {
+    cmd.add_option("file", args.file, "a .sched schedule, or a .csv interval problem")->required();
+    cmd.add_option("--capacity", args.capacity,
+                   "bytes per arena: decide whether the buffers fit, stopping at the first "
+                   "placement within it; prints `capacity C: feasible`, `infeasible` or `unknown`");
+    add_time_option(cmd, args.time, "seconds for the whole run: when they run out, the bounds found so far",
+                    TimeoutAlias::Yes);
+    cmd.add_option("-o,--output", args.plan, "write the best placement found as a plan file");
+  });
 }
 
 }  // namespace planck::cli

@@ -96,20 +96,15 @@ void run_plan(PlanArgs& args) {
 }  // namespace
 
 void add_plan_command(CLI::App& app) {
-  add_command<PlanArgs>(app, "plan",
-                        "Plan a schedule's buffers into arenas and print the plan file (or, with --rewrite, the "
-                        "planned schedule). NO_MEMORY_PLANNER=1 leaves the schedule unplanned; DEBUG=1 prints the "
-                        "memory saved on standard output first.",
-                        run_plan, [](CLI::App& cmd, PlanArgs& args) {
-                          cmd.add_option("schedule", args.schedule, "the .sched file")->required();
-                          cmd.add_option("-o,--output", args.output, "write to this file instead of standard output");
-                          cmd.add_flag("--rewrite", args.rewrite, "print the rewritten schedule instead of the plan");
-                          add_planner_options(cmd, args.planner);
-                          cmd.add_flag(
-                              "--timings", args.timings,
-                              "print on standard error, as one line, the seconds taken to read the file, parse it, "
-                              "plan (and rewrite) and write the result");
-                        });
+  add_command<PlanArgs>(app, "plan", run_plan, [](CLI::App& cmd, PlanArgs& args) {
+    add_input_files(cmd, args.schedule, nullptr, false);
+    cmd.add_option("-o,--output", args.output, "write to this file instead of standard output");
+    cmd.add_flag("--rewrite", args.rewrite, "print the rewritten schedule instead of the plan");
+    add_planner_options(cmd, args.planner);
+    cmd.add_flag("--timings", args.timings,
+                 "print on standard error, as one line, the seconds taken to read the file, parse it, "
+                 "plan (and rewrite) and write the result");
+  });
 }
 
 }  // namespace planck::cli

@@ -34,11 +34,7 @@ void run_planners(const PlannersArgs& args) {
 }  // namespace
 
 void add_planners_command(CLI::App& app) {
-  CLI::App* cmd = add_command<PlannersArgs>(
-      app, "planners",
-      "List the planners --planner takes: one name and its description a line; in JSON, `planners`, each "
-      "{name, description, in_best} (in_best: best runs it).",
-      run_planners, [](CLI::App&, PlannersArgs&) {});
+  CLI::App* cmd = add_command<PlannersArgs>(app, "planners", run_planners, [](CLI::App&, PlannersArgs&) {});
   // `--json` without a file is `--json -`.
   cmd->get_option("--json")->expected(0, 1)->default_str("-");
 }

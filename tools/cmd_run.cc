@@ -65,23 +65,17 @@ void run_run(const RunArgs& args) {
 }  // namespace
 
 void add_run_command(CLI::App& app) {
-  add_command<RunArgs>(app, "run",
-                       "Run a schedule with a plan over shadow memory and report the first fault: a clobber (which "
-                       "buffer took which bytes, where, between which two uses of the buffer that lost them) or a "
-                       "buffer whose bytes reach past its arena. Exit 0: no fault; 1: a fault; 2: bad input.",
-                       run_run, [](CLI::App& cmd, RunArgs& args) {
-                         cmd.add_option("schedule", args.schedule, "the .sched file")->required();
-                         cmd.add_option("plan", args.plan, "the .plan file")->required();
-                         cmd.add_option(
-                                "--iterations", args.options.iterations,
-                                "how many times each loop body runs (at least 2: a buffer that lives around a "
-                                "loop can lose its bytes to one used later in the body, seen only on the next pass)")
-                             ->check(CLI::Range(std::uint64_t{2}, std::numeric_limits<std::uint64_t>::max()))
-                             ->capture_default_str();
-                         cmd.add_option("--max-calls", args.options.max_calls,
-                                        "refuse a schedule whose loops would make more calls than this")
-                             ->capture_default_str();
-                       });
+  add_command<RunArgs>(app, "run", run_run, [](CLI::App& cmd, RunArgs& args) {
+    add_input_files(cmd, args.schedule, &args.plan, false);
+    cmd.add_option("--iterations", args.options.iterations,
+                   "how many times each loop body runs (at least 2: a buffer that lives around a "
+                   "loop can lose its bytes to one used later in the body, seen only on the next pass)")
+        ->check(CLI::Range(std::uint64_t{2}, std::numeric_limits<std::uint64_t>::max()))
+        ->capture_default_str();
+    cmd.add_option("--max-calls", args.options.max_calls,
+                   "refuse a schedule whose loops would make more calls than this")
+        ->capture_default_str();
+  });
 }
 
 }  // namespace planck::cli

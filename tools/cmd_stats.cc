@@ -130,15 +130,12 @@ void run_stats(StatsArgs& args) {
 }  // namespace
 
 void add_stats_command(CLI::App& app) {
-  add_command<StatsArgs>(app, "stats",
-                         "Plan and check each schedule; print per device the planned buffers, the peak of live "
-                         "bytes (a lower bound on any arena), the arena size and their ratio.",
-                         run_stats, [](CLI::App& cmd, StatsArgs& args) {
-                           cmd.add_option("schedules", args.schedules, "the .sched files")->required();
-                           add_planner_options(cmd, args.planner);
-                           add_optimum_options(cmd, args.optimum, args.time,
-                                               "seconds for the whole run, with --optimum, the files sharing them");
-                         });
+  add_command<StatsArgs>(app, "stats", run_stats, [](CLI::App& cmd, StatsArgs& args) {
+    cmd.add_option("schedules", args.schedules, "the .sched files")->required();
+    add_planner_options(cmd, args.planner);
+    add_optimum_options(cmd, args.optimum, args.time,
+                        "seconds for the whole run, with --optimum, the files sharing them");
+  });
 }
 
 }  // namespace planck::cli

@@ -164,32 +164,26 @@ void run_verify(VerifyArgs& args) {
 }  // namespace
 
 void add_verify_command(CLI::App& app) {
-  add_command<VerifyArgs>(
-      app, "verify",
-      "Judge a planner: every schedule of the corpus and the regressions, then generated schedules "
-      "growing in size, each plan through the checker and the shadow executor. The first failure is "
-      "shrunk, re-running the planner, while it keeps its kind, and written to --out. Exit 0: the "
-      "budget was spent with nothing found; 1: a failure; 2: bad usage.",
-      run_verify, [](CLI::App& cmd, VerifyArgs& args) {
-        add_planner_options(cmd, args.planner, PlannerClaims::Yes);
-        cmd.add_option("schedules", args.files,
-                       "judge only these schedules (files or folders of .sched files); nothing is generated");
-        cmd.add_option("--corpus", args.corpus,
-                       "folders of .sched files judged first (default: corpus/schedules, "
-                       "corpus/schedules/v2 and corpus/regressions, installed or of the source tree)");
-        cmd.add_flag("--no-corpus", args.no_corpus, "judge generated schedules only");
-        add_budget_options(cmd, args.budget,
-                           "seconds for judging the corpus and the generated cases, at most (shrinking has its own)");
-        add_seconds_option(cmd, "--shrink-time", args.shrink_time, "seconds for shrinking a failure, at most")
-            ->group("Budget");
-        add_seed_option(cmd, args.seed);
-        cmd.add_option("--max-size", args.max_size,
-                       "the largest generated schedule, on the generator's scale (100: "
-                       "some 40 entries)")
-            ->check(CLI::Range(1, 100000))
-            ->capture_default_str();
-        cmd.add_option("--out", args.failures, "the folder a failure is written to")->capture_default_str();
-      });
+  add_command<VerifyArgs>(app, "verify", run_verify, [](CLI::App& cmd, VerifyArgs& args) {
+    add_planner_options(cmd, args.planner, PlannerClaims::Yes);
+    cmd.add_option("schedules", args.files,
+                   "judge only these schedules (files or folders of .sched files); nothing is generated");
+    cmd.add_option("--corpus", args.corpus,
+                   "folders of .sched files judged first (default: corpus/schedules, "
+                   "corpus/schedules/v2 and corpus/regressions, installed or of the source tree)");
+    cmd.add_flag("--no-corpus", args.no_corpus, "judge generated schedules only");
+    add_budget_options(cmd, args.budget,
+                       "seconds for judging the corpus and the generated cases, at most (shrinking has its own)");
+    add_seconds_option(cmd, "--shrink-time", args.shrink_time, "seconds for shrinking a failure, at most")
+        ->group("Budget");
+    add_seed_option(cmd, args.seed);
+    cmd.add_option("--max-size", args.max_size,
+                   "the largest generated schedule, on the generator's scale (100: "
+                   "some 40 entries)")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    cmd.add_option("--out", args.failures, "the folder a failure is written to")->capture_default_str();
+  });
 }
 
 }  // namespace planck::cli

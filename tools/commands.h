@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/plan.h"
@@ -49,21 +50,29 @@ CheckInput load_check_input(const std::string& schedule, const std::string& plan
 // expected output kept beside its schedule, not an input.
 std::vector<std::filesystem::path> inputs_in(const std::filesystem::path& dir, const std::string& ext);
 
-// Adds the subcommand `name` to app. Its arguments are an Args that lives as
-// long as the app: `options(cmd, args)` adds the command's own options on
-// them, then come --json and --progress (filling args.out), and once the
-// command line is parsed `run(args)` runs the command. Returns the
-// subcommand.
+// What `planck NAME --help` says the command does: its line of
+// tools/commands.txt. Every command has one (tests/command_line_test.cc).
+std::string about(std::string_view name);
+
+// Adds the subcommand `name` to app, described by about(name). Its arguments
+// are an Args that lives as long as the app: `options(cmd, args)` adds the
+// command's own options on them, then come --json and --progress (filling
+// args.out), and once the command line is parsed `run(args)` runs the
+// command. Returns the subcommand.
 template <class Args, class Run, class Options>
-CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description, Run run,
-                      Options options) {
+CLI::App* add_command(CLI::App& app, const std::string& name, Run run, Options options) {
   auto args = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand(name, description);
+  CLI::App* cmd = app.add_subcommand(name, about(name));
   options(*cmd, *args);
   add_output_options(*cmd, args->out);
   cmd->callback([args, run] { run(*args); });
   return cmd;
 }
+
+// The positional arguments of the commands that read a schedule and, given
+// `plan`, a plan, worded alike in each one's help: with `csv` the schedule
+// may be an interval problem.
+void add_input_files(CLI::App& cmd, std::string& schedule, std::string* plan, bool csv);
 
 void add_plan_command(CLI::App& app);    // planck plan FILE [-o PLAN] [--rewrite] [--planner NAME]
 void add_check_command(CLI::App& app);   // planck check FILE PLAN [--picture]

@@ -52,4 +52,25 @@ CheckInput load_check_input(const std::string& schedule, const std::string& plan
   return {std::get<Schedule>(std::move(problem)), std::move(p), 1};
 }
 
+void add_input_files(CLI::App& cmd, std::string& schedule, std::string* plan, bool csv) {
+  cmd.add_option("schedule", schedule, csv ? "the .sched file, or a .csv interval problem" : "the .sched file")
+      ->required();
+  if (plan != nullptr) cmd.add_option("plan", *plan, "the .plan file")->required();
+}
+
+extern const char* const kCommandsText;  // tools/commands.txt, built in (about.cc.in)
+
+std::string about(std::string_view name) {
+  std::string_view text = kCommandsText;
+  while (!text.empty()) {
+    const std::size_t end = std::min(text.find('\n'), text.size());
+    const std::string_view line = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    if (line.size() > name.size() + 2 && line.substr(0, name.size()) == name && line.substr(name.size(), 2) == ": ") {
+      return std::string(line.substr(name.size() + 2));
+    }
+  }
+  return "";
+}
+
 }  // namespace planck::cli
