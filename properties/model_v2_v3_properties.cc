@@ -96,7 +96,7 @@ void bytes_shared_only_in_place(const Planner& planner, const Schedule& s) {
                        a.name, a.device));
     }
     const auto bytes = index.bytes_of(l.buffer);
-    if (bytes.second > a.size) {
+    if (bytes.end > a.size) {
       fail(fmt::format("{} uses bytes {}, past the end of {} ({} bytes)\nplan:\n{}", s.storage[l.buffer].name,
                        range(bytes), a.name, a.size, print_plan(plan)));
     }
@@ -108,7 +108,7 @@ void bytes_shared_only_in_place(const Planner& planner, const Schedule& s) {
       const StorageId y = lives[j].buffer;
       // Buffers in different arenas never conflict (docs/model-v2.md).
       if (spot[x].arena != spot[y].arena || !alive_together(lives[i], lives[j])) continue;
-      if (!share_bytes(index.bytes_of(x), index.bytes_of(y))) continue;
+      if (!index.bytes_of(x).overlaps(index.bytes_of(y))) continue;
       if (inplace.allows(x, spot[x], y, spot[y])) continue;
       const Storage& a = s.storage[x];
       const Storage& b = s.storage[y];
@@ -140,7 +140,7 @@ void planned_inputs_outputs_and_state_live_through_the_run(const Planner& planne
         if (from >= to || other.first >= to || other.last < from) continue;
         const auto x = index.bytes_of(used[i].buffer);
         const auto y = index.bytes_of(other.buffer);
-        if (!share_bytes(x, y)) continue;
+        if (!x.overlaps(y)) continue;
         fail(fmt::format("{} ({}, used in entries {}..{}) holds bytes {} for the caller in entries {}..{}, but {} "
                          "(entries {}..{}) uses bytes {}\nplan:\n{}",
                          b.name, b.io == kState ? "state" : (lives_from_start(b) ? "input" : "output"),

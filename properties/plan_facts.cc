@@ -37,13 +37,9 @@ Bytes rounded(const Storage& st) {
   return *r;
 }
 
-bool alive_together(const Lifetime& a, const Lifetime& b) { return a.first <= b.last && b.first <= a.last; }
+bool alive_together(const Lifetime& a, const Lifetime& b) { return times_of(a).overlaps(times_of(b)); }
 
-bool share_bytes(std::pair<Bytes, Bytes> a, std::pair<Bytes, Bytes> b) {
-  return a.first < a.second && b.first < b.second && a.first < b.second && b.first < a.second;
-}
-
-std::string range(std::pair<Bytes, Bytes> r) { return fmt::format("[{}, {})", r.first, r.second); }
+std::string range(ByteRange r) { return fmt::format("[{}, {})", r.begin, r.end); }
 
 // Fails with every violation `checker` finds in planner's plan of s.
 void plan_passes(const Planner& planner, const Schedule& s, std::string_view checker,

@@ -15,6 +15,7 @@
 
 #include "model/lifetime.h"
 #include "model/plan.h"
+#include "model/ranges.h"
 #include "model/schedule.h"
 #include "oracle/check/checker.h"
 #include "planner/planner.h"
@@ -59,7 +60,7 @@ class PlanIndex {
   }
 
   // [place + phase, place + phase + bytes): the bytes the buffer uses.
-  std::pair<Bytes, Bytes> bytes_of(StorageId id) const {
+  ByteRange bytes_of(StorageId id) const {
     const Storage& b = s_.storage[id];
     const Placement& pl = placement(id);
     std::optional<Bytes> begin = checked_add(pl.place, b.phase);
@@ -88,11 +89,8 @@ class PlanIndex {
 // Whether two lifetimes have an entry in common.
 bool alive_together(const Lifetime& a, const Lifetime& b);
 
-// Whether two byte ranges [first, second), neither empty, share a byte.
-bool share_bytes(std::pair<Bytes, Bytes> a, std::pair<Bytes, Bytes> b);
-
-// "[first, second)".
-std::string range(std::pair<Bytes, Bytes> r);
+// "[begin, end)".
+std::string range(ByteRange r);
 
 // Fails with every violation `check` (the checker named `checker`) finds in
 // planner's plan of s.

@@ -161,7 +161,7 @@ void live_buffers_share_no_bytes(const Planner& planner, const Schedule& s) {
     }
     index.device_arena(b.device);
     const auto bytes = index.bytes_of(l.buffer);
-    if (bytes.second > arena.size) {
+    if (bytes.end > arena.size) {
       fail(fmt::format("{} uses bytes {}, past the end of {} ({} bytes)\nplan:\n{}", b.name, range(bytes), arena.name,
                        arena.size, print_plan(plan)));
     }
@@ -173,7 +173,7 @@ void live_buffers_share_no_bytes(const Planner& planner, const Schedule& s) {
       if (a.device != b.device || !alive_together(lives[i], lives[j])) continue;
       const auto x = index.bytes_of(lives[i].buffer);
       const auto y = index.bytes_of(lives[j].buffer);
-      if (!share_bytes(x, y)) continue;
+      if (!x.overlaps(y)) continue;
       fail(
           fmt::format("{} (entries {}..{}, bytes {}) and {} (entries {}..{}, bytes {}) are alive together on {} "
                       "and share bytes\nplan:\n{}",
@@ -228,7 +228,7 @@ void loop_buffers_live_through_the_loop(const Planner& planner, const Schedule& 
         if (a.device != b.device) continue;
         const auto x = index.bytes_of(inside);
         const auto y = index.bytes_of(other.buffer);
-        if (!share_bytes(x, y)) continue;
+        if (!x.overlaps(y)) continue;
         fail(
             fmt::format("{}, taken by the loop at entry {}, uses bytes {}, which {} (alive at entry {}) also uses: {}"
                         "\nplan:\n{}",

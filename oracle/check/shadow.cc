@@ -13,6 +13,7 @@
 #include "model/inplace_views.h"
 #include "oracle/check/lifetimes.h"
 #include "oracle/check/order.h"
+#include "oracle/check/shadow_memory.h"
 
 namespace planck::oracle {
 namespace {
@@ -26,90 +27,6 @@ std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
 std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
   return checked_mul(a, b).value_or(kSaturated);
 }
-
-// The shadow of one arena: disjoint byte ranges, each owned by the buffer
-// (an index into the run's tracked buffers) that claimed it last, in one
-// vector sorted by their first byte. Bytes are only ever handed from one
-// owner to another, never back to nobody, so a buffer's range stays covered
-// from its claim on.
-class Shadow {
- public:
-  struct Segment {
-    Bytes begin = 0;
-    Bytes end = 0;
-    std::size_t owner = 0;
-  };
-
-  // Hands [begin, end) to owner, whoever held it: the segments it overlaps
-  // give way to it, but for what they hold outside it on either side.
-  void claim(Bytes begin, Bytes end, std::size_t owner) {
-    if (begin == end) return;
-    ++claims_;
-    const auto first = overlapping(begin);
-    const auto past = std::partition_point(first, segments_.end(), [&](const Segment& r) { return r.begin < end; });
-    Segment replacement[3];
-    std::size_t count = 0;
-    if (first != past && first->begin < begin) replacement[count++] = {first->begin, begin, first->owner};
-    replacement[count++] = {begin, end, owner};
-    if (first != past && std::prev(past)->end > end) {
-      replacement[count++] = {end, std::prev(past)->end, std::prev(past)->owner};
-    }
-    const auto at = static_cast<std::size_t>(first - segments_.begin());
-    const auto replaced = static_cast<std::size_t>(past - first);
-    const std::size_t kept = std::min(count, replaced);
-    std::copy(replacement, replacement + kept, segments_.begin() + static_cast<std::ptrdiff_t>(at));
-    if (count < replaced) {
-      segments_.erase(segments_.begin() + static_cast<std::ptrdiff_t>(at + count),
-                      segments_.begin() + static_cast<std::ptrdiff_t>(at + replaced));
-    } else {
-      segments_.insert(segments_.begin() + static_cast<std::ptrdiff_t>(at + kept), replacement + kept,
-                       replacement + count);
-    }
-  }
-
-  // The lowest bytes of [begin, end) that another buffer holds: the longest
-  // stretch from there held by that one buffer. Nullopt if owner holds all.
-  std::optional<Segment> first_foreign(Bytes begin, Bytes end, std::size_t owner) const {
-    if (begin == end) return std::nullopt;
-    for (auto it = overlapping(begin); it != segments_.end() && it->begin < end; ++it) {
-      if (it->owner == owner) continue;
-      Segment seg{std::max(it->begin, begin), std::min(it->end, end), it->owner};
-      for (++it; it != segments_.end() && it->begin == seg.end && seg.end < end && it->owner == seg.owner; ++it) {
-        seg.end = std::min(it->end, end);
-      }
-      return seg;
-    }
-    return std::nullopt;
-  }
-
-  // The segments of [begin, end) and who holds each, in order of address.
-  std::vector<Segment> holders(Bytes begin, Bytes end) const {
-    std::vector<Segment> out;
-    if (begin == end) return out;
-    for (auto it = overlapping(begin); it != segments_.end() && it->begin < end; ++it) {
-      out.push_back({std::max(it->begin, begin), std::min(it->end, end), it->owner});
-    }
-    return out;
-  }
-
-  // The claims made so far. Bytes change hands only by a claim, so a buffer
-  // that held all its bytes when this count was c still holds them while
-  // it is c.
-  std::uint64_t claims() const { return claims_; }
-
- private:
-  // The first segment that ends past `at`; the segments are disjoint, so
-  // their ends are in order too.
-  std::vector<Segment>::const_iterator overlapping(Bytes at) const {
-    return std::partition_point(segments_.begin(), segments_.end(), [&](const Segment& r) { return r.end <= at; });
-  }
-  std::vector<Segment>::iterator overlapping(Bytes at) {
-    return std::partition_point(segments_.begin(), segments_.end(), [&](const Segment& r) { return r.end <= at; });
-  }
-
-  std::vector<Segment> segments_;  // disjoint, by first byte
-  std::uint64_t claims_ = 0;
-};
 
 // A use as the run records it: cheap to copy into a buffer's record on every
 // use; turned into a UseSite only for a report.
@@ -409,7 +326,7 @@ class Runner {
   // As buffer t claims [begin, end): the buffers that hold some of those
   // bytes, whose uses every use of t must come after.
   void note_taken_from(std::size_t t, Bytes begin, Bytes end) {
-    for (const Shadow::Segment& held : shadows_[tracked_[t].arena].holders(begin, end)) {
+    for (const ArenaShadow::Segment& held : shadows_[tracked_[t].arena].holders(begin, end)) {
       std::vector<std::size_t>& from = tracked_[t].taken_from;
       if (held.owner != t && std::find(from.begin(), from.end(), held.owner) == from.end()) {
         from.push_back(held.owner);
@@ -514,10 +431,10 @@ class Runner {
   // Whether buffer t holds its bytes from `from` on; if not, records the clobber.
   bool owns_from(std::size_t t, Bytes from, const Entry* call) {
     Tracked& victim = tracked_[t];
-    const Shadow& shadow = shadows_[victim.arena];
+    const ArenaShadow& shadow = shadows_[victim.arena];
     const bool all = from == victim.begin;
     if (all && victim.owned_at == shadow.claims()) return true;
-    std::optional<Shadow::Segment> taken = shadow.first_foreign(from, victim.end, t);
+    std::optional<ArenaShadow::Segment> taken = shadow.first_foreign(from, victim.end, t);
     if (!taken) {
       if (all) victim.owned_at = shadow.claims();
       return true;
@@ -568,7 +485,7 @@ class Runner {
   const Plan& p_;
   std::vector<Tracked> tracked_;
   std::vector<std::size_t> track_of_;
-  std::vector<Shadow> shadows_;  // by arena
+  std::vector<ArenaShadow> shadows_;  // by arena
   const std::uint64_t iterations_;
   const UseOrder* order_;  // v3 only
   bool streams_ = false;   // entries run on more than one stream
