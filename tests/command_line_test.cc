@@ -83,12 +83,21 @@ TEST(CommandLine, EachCommandSaysWhatItDoesFromItsLineOfCommandsTxt) {
   }
   const std::vector<std::string> commands = subcommands();
   ASSERT_GE(commands.size(), 10u);
-  EXPECT_EQ(about.size(), commands.size());
+  std::size_t command_lines = 0;
+  for (const auto& [name, text] : about) command_lines += name.find(' ') == std::string::npos ? 1 : 0;
+  EXPECT_EQ(command_lines, commands.size());
   for (const std::string& cmd : commands) {
     ASSERT_TRUE(about.count(cmd)) << cmd << " has no line in tools/commands.txt";
     const CommandResult r = testing::run_command(testing::planck_bin() + " " + cmd + " --help");
     // The first line of the help is the description, as CLI11 prints it.
     EXPECT_EQ(r.out.substr(0, r.out.find('\n')), about.at(cmd)) << cmd;
+  }
+  // And each kind of planck generate, in its footer.
+  const CommandResult generate = testing::run_command(testing::planck_bin() + " generate --help");
+  for (const char* kind : {"transformer", "convnet", "training", "decoding", "experts", "chain", "random"}) {
+    const std::string key = std::string("generate ") + kind;
+    ASSERT_TRUE(about.count(key)) << key;
+    EXPECT_THAT(generate.out, HasSubstr(about.at(key))) << kind;
   }
 }
 

@@ -39,7 +39,7 @@ struct GenerateArgs {
 
 struct Kind {
   std::string name;
-  std::string description;  // one line, for --help
+  std::string description;  // one line, for --help: its line of tools/commands.txt
   std::vector<std::string> flags;
   // The sizes given, and for random the features it may use.
   std::function<Result<Schedule>(gen::Choices&, const Sizes&, const Features&)> make;
@@ -50,10 +50,10 @@ template <class Options>
 using Fields = std::vector<std::pair<std::string, std::uint64_t Options::*>>;
 
 template <class Options>
-Kind model_kind(std::string name, std::string description, Fields<Options> fields,
-                Result<Schedule> (*generate)(gen::Choices&, const Options&)) {
+Kind model_kind(std::string name, Fields<Options> fields, Result<Schedule> (*generate)(gen::Choices&, const Options&)) {
   std::vector<std::string> flags;
   for (const auto& field : fields) flags.push_back(field.first);
+  std::string description = about("generate " + name);
   return {std::move(name), std::move(description), std::move(flags),
           [fields, generate](gen::Choices& c, const Sizes& sizes, const Features&) {
             Options o;
@@ -70,41 +70,29 @@ void take(const Sizes& sizes, const std::string& flag, std::uint64_t& field) {
 }
 
 const std::vector<Kind>& kinds() {
-  using gen::ConvNetOptions, gen::DecodingOptions, gen::ExpertsOptions, gen::TrainingOptions, gen::TransformerOptions;
+  using Tf = gen::TransformerOptions;
+  using Cn = gen::ConvNetOptions;
+  using Tr = gen::TrainingOptions;
+  using Dc = gen::DecodingOptions;
+  using Ex = gen::ExpertsOptions;
   static const std::vector<Kind> table{
-      model_kind<TransformerOptions>("transformer",
-                                     "GPT-2 small blocks, forward: attention (QKV, scores, softmax), residuals, MLP",
-                                     {{"--batch", &TransformerOptions::batch},
-                                      {"--sequence", &TransformerOptions::sequence},
-                                      {"--layers", &TransformerOptions::layers}},
-                                     gen::generate_transformer),
-      model_kind<ConvNetOptions>(
-          "convnet", "ResNet-50 inference: bottleneck blocks with skip connections, 56/28/14/7 at 224",
-          {{"--batch", &ConvNetOptions::batch}, {"--image", &ConvNetOptions::image}}, gen::generate_convnet),
-      model_kind<TrainingOptions>("training",
-                                  "a GPT-2 small training step: forward keeping activations, loss, backward, Adam",
-                                  {{"--batch", &TrainingOptions::batch},
-                                   {"--sequence", &TrainingOptions::sequence},
-                                   {"--layers", &TrainingOptions::layers}},
-                                  gen::generate_training),
-      model_kind<DecodingOptions>("decoding",
-                                  "GPT-2 small decoding: prefill, then flag loops over a KV cache that grows by copies",
-                                  {{"--batch", &DecodingOptions::batch},
-                                   {"--prompt", &DecodingOptions::prompt},
-                                   {"--steps", &DecodingOptions::steps},
-                                   {"--chunks", &DecodingOptions::chunks},
-                                   {"--layers", &DecodingOptions::layers}},
-                                  gen::generate_decoding),
-      model_kind<ExpertsOptions>("experts",
-                                 "Mixtral-like mixture of experts: top-2 routing, experts on several devices, copies",
-                                 {{"--batch", &ExpertsOptions::batch},
-                                  {"--sequence", &ExpertsOptions::sequence},
-                                  {"--layers", &ExpertsOptions::layers},
-                                  {"--experts", &ExpertsOptions::experts},
-                                  {"--devices", &ExpertsOptions::devices}},
-                                 gen::generate_experts),
+      model_kind<Tf>("transformer",  //
+                     {{"--batch", &Tf::batch}, {"--sequence", &Tf::sequence}, {"--layers", &Tf::layers}},
+                     gen::generate_transformer),
+      model_kind<Cn>("convnet", {{"--batch", &Cn::batch}, {"--image", &Cn::image}}, gen::generate_convnet),
+      model_kind<Tr>("training",  //
+                     {{"--batch", &Tr::batch}, {"--sequence", &Tr::sequence}, {"--layers", &Tr::layers}},
+                     gen::generate_training),
+      model_kind<Dc>("decoding",
+                     {{"--batch", &Dc::batch}, {"--prompt", &Dc::prompt}, {"--steps", &Dc::steps},
+                      {"--chunks", &Dc::chunks}, {"--layers", &Dc::layers}},
+                     gen::generate_decoding),
+      model_kind<Ex>("experts",
+                     {{"--batch", &Ex::batch}, {"--sequence", &Ex::sequence}, {"--layers", &Ex::layers},
+                      {"--experts", &Ex::experts}, {"--devices", &Ex::devices}},
+                     gen::generate_experts),
       {"chain",
-       "the benchmarks' flat chain: each kernel writes a buffer and reads recent ones",
+       about("generate chain"),
        {"--buffers"},
        [](gen::Choices& c, const Sizes& s, const Features&) -> Result<Schedule> {
          gen::ChainOptions o;
@@ -117,7 +105,7 @@ const std::vector<Kind>& kinds() {
          return gen::generate_chain_schedule(c, o);
        }},
       {"random",
-       "a random schedule of every feature of the format, as the properties draw them",
+       about("generate random"),
        {"--size"},
        [](gen::Choices& c, const Sizes& s, const Features& features) -> Result<Schedule> {
          gen::ScheduleOptions o;
