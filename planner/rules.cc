@@ -193,8 +193,9 @@ std::vector<std::vector<std::size_t>> lifetimes_by_device(const Devices& devices
 Result<Bytes> tlsf_capacity(const Schedule& s, const std::vector<Lifetime>& lives,
                             const std::vector<Bytes>& sizes) {
   Bytes total = 0;
+  const bool v1_units = s.devices.empty();  // every block 256 bytes: no buffer's device is read
   for (std::size_t i = 0; i < lives.size(); ++i) {
-    const Bytes unit = unit_of(s, s.storage[lives[i].buffer].device, Rounding::TlsfBlocks);
+    const Bytes unit = v1_units ? kPlaceAlign : unit_of(s, s.storage[lives[i].buffer].device, Rounding::TlsfBlocks);
     auto sum = checked_add(total, std::max(unit, sizes[i]));
     if (!sum) return overflow_error(s.storage[lives[i].buffer], "the sum of planned sizes");
     total = *sum;
