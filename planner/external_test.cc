@@ -415,6 +415,11 @@ TEST(LibraryLoading, OfVersionTwoWithoutItsFeaturesIsRefused) {
   EXPECT_THAT(load_error(PLANCK_TEST_PLANNER_LIB_NO_FEATURES), HasSubstr("exports no function planck_planner_features"));
 }
 
+TEST(LibraryLoading, AFeatureListThatNamesNoFeatureIsRefusedAtLoad) {
+  EXPECT_THAT(load_error(PLANCK_TEST_PLANNER_LIB_BAD_FEATURES),
+              HasSubstr("planck_planner_features() says 'v1,wings': no feature is named 'wings'"));
+}
+
 TEST(LibraryLoading, AMissingFunctionIsNamed) {
   EXPECT_THAT(load_error(PLANCK_TEST_PLANNER_LIB_NO_FREE), HasSubstr("exports no function planck_free"));
 }

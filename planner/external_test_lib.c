@@ -9,7 +9,8 @@
  * Built several ways: as is (the ABI's version, supporting "v1,align,capacity");
  * with PLANCK_TEST_ABI_VERSION set to another version (from version 2 on
  * with planck_planner_features); with PLANCK_TEST_NO_FREE, without
- * planck_free; with PLANCK_TEST_NO_FEATURES, without planck_planner_features. */
+ * planck_free; with PLANCK_TEST_NO_FEATURES, without planck_planner_features;
+ * with PLANCK_TEST_FEATURES set, saying it supports that list. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +22,12 @@
 
 int planck_planner_abi_version(void) { return PLANCK_TEST_ABI_VERSION; }
 
+#ifndef PLANCK_TEST_FEATURES
+#define PLANCK_TEST_FEATURES "v1,align,capacity"
+#endif
+
 #if PLANCK_TEST_ABI_VERSION >= 2 && !defined(PLANCK_TEST_NO_FEATURES)
-const char* planck_planner_features(void) { return "v1,align,capacity"; }
+const char* planck_planner_features(void) { return PLANCK_TEST_FEATURES; }
 #endif
 
 static char* copy(const char* text, size_t len) {
