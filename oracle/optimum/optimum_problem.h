@@ -30,6 +30,11 @@ struct PackingItem {
   std::string name;
   Bytes size = 0;
   TimeRange alive;
+
+  PackingItem() = default;
+  PackingItem(std::string name, Bytes size, TimeRange alive) : name(std::move(name)), size(size), alive(alive) {}
+  PackingItem(std::string name, Bytes size, std::int64_t begin, std::int64_t end)
+      : PackingItem(std::move(name), size, TimeRange{begin, end}) {}
 };
 
 struct PackingProblem {
@@ -92,6 +97,10 @@ std::vector<std::vector<std::size_t>> independent_parts(const PackingProblem& p)
 struct UnitItem {
   std::int64_t size = 0;
   TimeRange alive;
+
+  UnitItem() = default;
+  UnitItem(std::int64_t size, TimeRange alive) : size(size), alive(alive) {}
+  UnitItem(std::int64_t size, std::int64_t begin, std::int64_t end) : UnitItem(size, TimeRange{begin, end}) {}
 };
 
 inline bool alive_together(const UnitItem& a, const UnitItem& b) { return a.alive.overlaps(b.alive); }
