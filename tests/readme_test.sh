@@ -2,7 +2,8 @@
 # Runs the commands of the README's tour as a newcomer would: every line of
 # the ```sh blocks under "## A five-minute tour", from the top of a scratch
 # tree that links to the checkout, with planck on the PATH. Each must exit 0,
-# or the N its line ends with as `# exit N`. Lines that run scripts/ (they
+# or the N its line ends with as `# exit N`; and every line the tour shows
+# as output must be a line they printed. Lines that run scripts/ (they
 # install, build and run for minutes) and the line that sets PATH are left
 # out; /tmp/ in a command is a scratch folder of the test's own.
 #   tests/readme_test.sh SOURCE_DIR BUILD_DIR
@@ -38,12 +39,14 @@ mapfile -t commands < <(awk '
 
 failed=0
 cd "$work/top"
+: >"$work/all"
 for command in "${commands[@]}"; do
   expected=0
   if [[ "$command" =~ \#[[:space:]]*exit[[:space:]]+([0-9]+)[[:space:]]*$ ]]; then expected=${BASH_REMATCH[1]}; fi
   run=${command//\/tmp\//$work/tmp/}
   bash -c "$run" >"$work/out" 2>&1
   status=$?
+  cat "$work/out" >>"$work/all"
   if [ $status -ne "$expected" ]; then
     echo "FAILED: exit $status, expected $expected: $command" >&2
     tail -20 "$work/out" >&2
@@ -52,4 +55,38 @@ for command in "${commands[@]}"; do
     echo "ok (exit $status): $command"
   fi
 done
+
+# Every line the tour shows as output (its ``` blocks without a language;
+# a file's text is shown in a ```text block) is a line some command
+# printed: `...` stands for the start of a path, seconds taken and the
+# spaces that align columns may differ.
+python3 - "$src/README.md" "$work/all" "$work/tmp/" <<'PY' || failed=1
+import re, sys
+readme, printed, scratch = sys.argv[1:]
+def norm(line):
+    line = line.replace(scratch, "/tmp/")
+    line = re.sub(r"\b[0-9]+(\.[0-9]+)? s\b", "N s", line.rstrip())
+    return re.sub(r" +", " ", line)
+out = [norm(l) for l in open(printed, errors="replace")]
+tour = False
+fence = None  # the line that opened the block the line is in
+missing = 0
+for number, line in enumerate(open(readme), 1):
+    line = line.rstrip("\n")
+    if line.startswith("## "):
+        tour = line == "## A five-minute tour"
+    if not tour:
+        continue
+    if line.startswith("```"):
+        fence = line if fence is None else None
+        continue
+    if fence != "```" or not line.strip():
+        continue
+    want = norm(line)
+    pattern = re.escape(want).replace(re.escape("..."), ".*")
+    if not any(re.search(pattern, o) for o in out):
+        print(f"README.md:{number}: no command of the tour printed: {line}", file=sys.stderr)
+        missing += 1
+sys.exit(1 if missing else 0)
+PY
 exit $failed
