@@ -74,9 +74,13 @@ gen::ScheduleOptions case_options(std::uint64_t k, const VerifyOptions& options)
 }
 
 std::string failure_summary(const Failure& f, std::string_view planner) {
-  return fmt::format("{} fails with {} on {}, shrunk from {} to {} entries ({} shrinks, {} tries{})\n{}", planner,
-                     f.verdict.kind, f.origin, gen::count_entries(f.original), gen::count_entries(f.minimized),
-                     f.shrinks, f.tries, f.minimal ? "" : ", stopped by the time limit", f.verdict.explanation);
+  std::string out =
+      fmt::format("{} fails with {} on {}, shrunk from {} to {} entries ({} shrinks, {} tries{})\n{}", planner,
+                  f.verdict.kind, f.origin, gen::count_entries(f.original), gen::count_entries(f.minimized),
+                  f.shrinks, f.tries, f.minimal ? "" : ", stopped by the time limit", f.verdict.explanation);
+  // An explanation quoting a planner's own words need not end its line.
+  if (!out.ends_with('\n')) out += '\n';
+  return out;
 }
 
 Failure shrink_failure(const Planner& planner, std::string origin, Schedule failing, Verdict first,

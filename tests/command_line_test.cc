@@ -285,6 +285,16 @@ TEST_F(Answers, FeaturesNameWhatAPlannerSupportsAndACommandGetsModelV1) {
   EXPECT_THAT(skipped.out, HasSubstr("1 skipped for features switched off"));
 }
 
+// A failure that quotes the planner's standard error ends its line before
+// the command that reproduces it.
+TEST_F(Answers, APlannersLastWordsEndTheirLineBeforeTheReproduceLine) {
+  const std::string s = write("s.sched", kSched);
+  const CommandResult r =
+      planck("verify " + s + " --planner-cmd 'echo oops >&2; exit 3' --shrink-time 5 --out " + dir_ + "/failures");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.out + r.err, HasSubstr("oops\nreproduce: "));
+}
+
 // An output that is a pipe or a device is written into, not replaced: a
 // file renamed onto /dev/null, as root, would have replaced the device.
 TEST_F(Answers, AnOutputThatIsAPipeIsWrittenIntoNotReplaced) {
