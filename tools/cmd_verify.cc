@@ -125,9 +125,10 @@ void run_verify(VerifyArgs& args) {
   add_cases_json(report.object, p);
   report.object["result"] = r.failure ? "fail" : "pass";
   if (!r.failure) {
-    report.text = fmt::format("verify: {} passed {} cases ({} files, {} skipped for features switched off, {} "
+    report.text = fmt::format("verify: {} passed {} case{} ({} files, {} skipped for features switched off, {} "
                               "generated, seed {}) in {:.1f} s\n",
-                              planner_args, p.cases, p.files, p.skipped, p.generated(), args.seed, p.seconds);
+                              planner_args, p.cases, p.cases == 1 ? "" : "s", p.files, p.skipped, p.generated(),
+                              args.seed, p.seconds);
     report.finish(kExitOk);
     return;
   }
@@ -152,7 +153,8 @@ void run_verify(VerifyArgs& args) {
                                   {"minimal", f.minimal},
                                   {"verdict", verdict_json(f.verdict)},
                                   {"reproduce", reproduce}};
-  report.text = fmt::format("verify: FAILED after {} cases in {:.1f} s\n{}\n{}", p.cases, p.seconds, what,
+  report.text = fmt::format("verify: FAILED after {} case{} in {:.1f} s\n{}\n{}", p.cases, p.cases == 1 ? "" : "s",
+                            p.seconds, what,
                             print_schedule(f.minimized));
   if (f.verdict.plan) report.text += "\n" + print_plan(*f.verdict.plan);
   report.text +=
