@@ -1,9 +1,10 @@
 #pragma once
-// A plan as a picture: per arena, the top-level entries along, the arena's
-// addresses up, and one box per placed buffer over the entries it lives
-// through, at its rounded block. The buffers that the checker's violations
-// name are marked, and so are the bytes and entries two of them share (or
-// the bytes a buffer has past its arena's end). text.h and svg.h draw it.
+// A plan as a picture (docs/commands.md#planck-draw): per arena, the
+// top-level entries along, the arena's addresses up, and one box per placed
+// buffer over the entries it lives through, at its rounded block. The buffers
+// that the checker's violations name are marked, and so are the bytes and
+// entries two of them share (or the bytes a buffer has past its arena's end).
+// text.h and svg.h draw it.
 
 #include <cstddef>
 #include <cstdint>

@@ -1,12 +1,13 @@
 #pragma once
-// A picture as SVG, for a browser: per arena a panel with the top-level
-// entries along (loops shaded, each labelled with its line and call), the
-// addresses up (ticks in bytes, the arena's end marked), one rectangle per
-// buffer (its name written where it fits, a <title> with its name, bytes,
-// place, lifetime and lines), the buffers the checker's violations name in
-// red, and the bytes and entries of each violation hatched, with its bytes
-// and entries marked on the axes; the arena's violations below it and a
-// legend at the bottom. The output is the same for the same picture.
+// A picture as SVG, for a browser (docs/commands.md#planck-draw): per arena a
+// panel with the top-level entries along (loops shaded, each labelled with
+// its line and call), the addresses up (ticks in bytes, the arena's end
+// marked), one rectangle per buffer (its name written where it fits, a
+// <title> with its name, bytes, place, lifetime and lines), the buffers the
+// checker's violations name in red, and the bytes and entries of each
+// violation hatched, with its bytes and entries marked on the axes; the
+// arena's violations below it and a legend at the bottom. The output is the
+// same for the same picture.
 //
 // Past kOutlineAbove buffers the other buffers are outlines only, without
 // names or titles, so that the file stays small enough for a browser; the

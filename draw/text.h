@@ -1,12 +1,12 @@
 #pragma once
-// A picture in characters, for a terminal and for small plans: per arena,
-// rows of addresses (the highest on top) against columns of top-level
-// entries, each cell showing the letter of the buffer that holds most of
-// it, its name written where the box is wide enough, `#` where a violation
-// is (bytes two live buffers share, bytes past the arena's end), `.` in a
-// loop's columns where nothing is; below, the entries with their lines and
-// calls, then a key from letters to buffers (a `!` before each buffer a
-// violation names) and the arena's violations.
+// A picture in characters, for a terminal and for small plans
+// (docs/commands.md#planck-draw): per arena, rows of addresses (the highest
+// on top) against columns of top-level entries, each cell showing the letter
+// of the buffer that holds most of it, its name written where the box is wide
+// enough, `#` where a violation is (bytes two live buffers share, bytes past
+// the arena's end), `.` in a loop's columns where nothing is; below, the
+// entries with their lines and calls, then a key from letters to buffers (a
+// `!` before each buffer a violation names) and the arena's violations.
 
 #include <cstddef>
 #include <string>

@@ -2,7 +2,8 @@
 // Large schedules for benchmarks: a chain of kernels, each writing one new
 // buffer and reading a few recent ones, as an ML graph's intermediate values
 // are mostly read soon after they are made. Flat by default; optionally with
-// loops around runs of kernels, and with the buffers spread over devices.
+// loops around runs of kernels, and with the buffers spread over devices
+// (`planck generate chain`, docs/commands.md#planck-generate).
 
 #include <cstddef>
 

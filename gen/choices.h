@@ -1,7 +1,8 @@
 #pragma once
-// Where a generated schedule's random choices come from. The generators of
-// gen/random_schedules.h ask a Choices for bounded integers and for nothing
-// else, so that one generator serves every source:
+// Where a generated schedule's random choices come from
+// (docs/verification.md#properties). The generators of gen/random_schedules.h
+// ask a Choices for bounded integers and for nothing else, so that one
+// generator serves every source:
 //   - SeededChoices, a seeded PRNG: tests, benchmarks, `planck verify`;
 //   - ByteChoices, a byte string: libFuzzer targets;
 //   - RapidCheck's picks: the properties (properties/rapidcheck_generators.h).

@@ -1,6 +1,7 @@
 #pragma once
 // Greedy shrinking of a failing schedule: the smallest schedule the
-// shrinker reaches that still fails the same way.
+// shrinker reaches that still fails the same way
+// (docs/verification.md#planck-minimize).
 
 #include <chrono>
 #include <cstddef>

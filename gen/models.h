@@ -1,13 +1,14 @@
 #pragma once
-// Schedules shaped like real models, for judging planners on what compilers
-// plan (the random schedules of gen/random_schedules.h exercise the format;
-// these exercise the planner). Tensor sizes come from published layer
-// shapes; batch, sequence and depth are options. A Choices varies the
-// structure as compilers do (fused or separate projections, in-place or new
-// activations, where the optimizer runs, how tokens spread over experts), so
-// that one seed gives one schedule and different seeds give different
-// packing problems. Weights are held buffers, the schedule's input a param,
-// and every intermediate value a planned buffer.
+// Schedules shaped like real models (docs/commands.md#planck-generate), for
+// judging planners on what compilers plan (the random schedules of
+// gen/random_schedules.h exercise the format; these exercise the planner).
+// Tensor sizes come from published layer shapes; batch, sequence and depth
+// are options. A Choices varies the structure as compilers do (fused or
+// separate projections, in-place or new activations, where the optimizer
+// runs, how tokens spread over experts), so that one seed gives one schedule
+// and different seeds give different packing problems. Weights are held
+// buffers, the schedule's input a param, and every intermediate value a
+// planned buffer.
 //
 // Each returns an error, never a schedule no planner can place, when the
 // sizes asked for overflow (a tensor or the total storage at 2^62 bytes).

@@ -1,5 +1,6 @@
 // perfect_packing: prints a perfect packing (gen/perfect_packing.h) as
-// a .sched schedule, for the oracle's benchmark.
+// a .sched schedule, for the oracle's benchmark
+// (docs/performance.md#on-perfect-packings).
 //
 //   perfect_packing --buffers 300 --seed 4 [--width 1024] [--entries 0] > p.sched
 

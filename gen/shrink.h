@@ -1,6 +1,7 @@
 #pragma once
 // The shrinker: the edits that make a schedule smaller while keeping it
-// valid, so that a failure shrinks to the few entries that cause it.
+// valid, so that a failure shrinks to the few entries that cause it
+// (docs/verification.md#planck-minimize).
 //
 // It edits the schedule itself rather than the random choices that made it:
 // it works on any schedule, a user's included, and its shrinks keep the

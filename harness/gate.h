@@ -1,9 +1,9 @@
 #pragma once
-// `planck gate`: whether a planner change may land. It fails when any plan
-// is invalid (judge.h) on the instances given or on generated cases, or when
-// the arena of an instance grows beyond a threshold against a baseline: the
-// arena bytes of each instance for one planner, kept as JSON beside the
-// corpus.
+// `planck gate` (docs/nightly-and-gate.md#planck-gate): whether a planner
+// change may land. It fails when any plan is invalid (judge.h) on the
+// instances given or on generated cases, or when the arena of an instance
+// grows beyond a threshold against a baseline: the arena bytes of each
+// instance for one planner, kept as JSON beside the corpus.
 
 #include <chrono>
 #include <cstdint>

@@ -2,7 +2,8 @@
 // One verdict on one planner for one schedule: the planner is run, and its
 // plan, if it gives one, is judged by the static checker and then the shadow
 // executor. Shared by `planck verify`, `planck minimize`, `planck gate` and
-// the fuzz targets, so every one of them calls the same thing a failure.
+// the fuzz targets, so every one of them calls the same thing a failure
+// (docs/verification.md#planck-verify).
 
 #include <optional>
 #include <string>

@@ -1,10 +1,10 @@
 #pragma once
-// The planners a program offers by name (--planner, `planck planners`):
-// planner/'s table (planner/registry.h), then `optimal`
-// (harness/optimal_planner.h), which is built on planner/ and oracle/
-// together and so cannot be in that table. The list is composed here, once,
-// where both are linked, and is constant: a program takes it as it is, with
-// nothing to add to it first.
+// The planners a program offers by name (--planner, `planck planners`;
+// docs/planners.md#planners): planner/'s table (planner/registry.h), then
+// `optimal` (harness/optimal_planner.h), which is built on planner/ and
+// oracle/ together and so cannot be in that table. The list is composed here,
+// once, where both are linked, and is constant: a program takes it as it is,
+// with nothing to add to it first.
 
 #include <memory>
 #include <span>

@@ -1,8 +1,9 @@
 #pragma once
-// `planck verify`: judges one planner, of this project or written elsewhere,
-// on the corpus, the regressions, then generated schedules growing in size,
-// until a failure or the budget's end. A failure is shrunk while it keeps its
-// kind, re-running the planner on every candidate.
+// `planck verify` (docs/verification.md#planck-verify): judges one planner,
+// of this project or written elsewhere, on the corpus, the regressions, then
+// generated schedules growing in size, until a failure or the budget's end. A
+// failure is shrunk while it keeps its kind, re-running the planner on every
+// candidate.
 
 #include <chrono>
 #include <cstdint>

@@ -3,7 +3,8 @@
 // them for the shape input of an Expand or a Reshape (torch: Constant,
 // ConstantOfShape, Mul, Equal, Where). ONNX's shape inference reads the data
 // of initializers and Constant nodes only, so such a shape stays unknown
-// unless the nodes that compute it are folded first.
+// unless the nodes that compute it are folded first
+// (docs/onnx.md#how-a-model-maps-to-a-schedule).
 
 #include <onnx/onnx_pb.h>
 

@@ -1,9 +1,10 @@
 #pragma once
 // The weights of a model, left out before it is parsed: the import needs
-// their dims and dtype only, and parsing copies every byte of a field. A
-// few bytes of protobuf's wire format are read for that: a field's key (its
-// number and wire type, a varint), then its value (a varint, 8 or 4 bytes,
-// or a length and as many bytes).
+// their dims and dtype only (docs/onnx.md#how-a-model-maps-to-a-schedule),
+// and parsing copies every byte of a field. A few bytes of protobuf's wire
+// format are read for that: a field's key (its number and wire type, a
+// varint), then its value (a varint, 8 or 4 bytes, or a length and as many
+// bytes).
 
 #include <optional>
 #include <string>

@@ -1,7 +1,8 @@
 #pragma once
 // Every field of a schedule's records, one record a line, the places where
 // they were read included: what print_schedule leaves out. For the tests
-// that hold two ways of making a schedule to the same records.
+// that hold two ways of making a schedule to the same records
+// (docs/performance.md#how-the-hot-paths-are-built).
 
 #include <optional>
 #include <string>

@@ -1,5 +1,6 @@
 #pragma once
-// Input files, whole: what the three readers parse.
+// Input files, whole: what the three readers parse
+// (docs/performance.md#how-the-hot-paths-are-built).
 
 #include <cstddef>
 #include <string>

@@ -3,7 +3,7 @@
 // megabytes on 4 KiB pages takes a page fault for every page as it fills,
 // and a TLB miss for most accesses at random; on 2 MiB pages it takes few of
 // either. Linux gives huge pages to memory that asks for them (madvise), if
-// the system allows it.
+// the system allows it (docs/performance.md#how-the-hot-paths-are-built).
 
 #include <cstddef>
 #include <cstdlib>

@@ -1,6 +1,7 @@
 #pragma once
-// Interval problems: the CSV of Google's MiniMalloc benchmarks, header
-// "id,lower,upper,size", one buffer per row alive on the half-open [lower, upper).
+// Interval problems (docs/formats.md#interval-problems-csv): the CSV of
+// Google's MiniMalloc benchmarks, header "id,lower,upper,size", one buffer
+// per row alive on the half-open [lower, upper).
 
 #include <cstdint>
 #include <string>

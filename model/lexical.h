@@ -1,8 +1,9 @@
 #pragma once
 // The lexical scaffold of the three readers (.sched, .plan, CSV): the bytes
 // they refuse, a cursor over one input text that knows its line and column,
-// the error for a place in it, words and decimal numbers. Each reader keeps
-// only its grammar.
+// the error for a place in it, words and decimal numbers
+// (docs/formats.md#bad-input, docs/formats.md#limits). Each reader keeps only
+// its grammar.
 
 #include <climits>
 #include <cstddef>

@@ -1,8 +1,8 @@
 #pragma once
-// The plain-line path of the .sched reader (parse_plain_line below). The
-// token path (schedule_reader.cc), built on this class, reads every other
-// line, and every line of parse_schedule_by_tokens. Internal to the .sched
-// reader.
+// The plain-line path of the .sched reader (parse_plain_line below;
+// docs/performance.md#how-the-hot-paths-are-built). The token path
+// (schedule_reader.cc), built on this class, reads every other line, and
+// every line of parse_schedule_by_tokens. Internal to the .sched reader.
 
 #include <optional>
 #include <string_view>

@@ -2,7 +2,8 @@
 // What sized lifetimes ask of memory, and what a plan's arenas hold: the
 // figures `planck stats`, `planck check`, the oracle and the planners share.
 // A load is a size alive over a span of time; the peak of live bytes over
-// loads is the least any arena that holds them all can be.
+// loads is the least any arena that holds them all can be
+// (docs/verification.md#the-optimum-oracle).
 
 #include <cstdint>
 #include <optional>

@@ -4,7 +4,7 @@
 // name, its device, its kernel's name) and a plan two for each placement,
 // nearly all a few bytes long: up to 15 bytes sit in the Name itself, longer
 // ones on the heap. It reads as a std::string_view and compares, hashes and
-// formats as one.
+// formats as one (docs/performance.md#how-the-hot-paths-are-built).
 
 #include <bit>
 #include <compare>

@@ -4,7 +4,8 @@
 // bucket and a node of its own, a few cache misses per name; with a million
 // names, as a large schedule and its plan have, those misses were most of the
 // time spent resolving a plan, and small slots keep the table in cache as far
-// as it goes. The names themselves stay where they are, read by index.
+// as it goes. The names themselves stay where they are, read by index
+// (docs/performance.md#how-the-hot-paths-are-built).
 //
 // A slot is a cache miss when the table is large, so the batch form,
 // emplace_each, asks the memory for the slots of the names a few ahead while

@@ -11,7 +11,8 @@
 // asked for (prefetched), and run kQueued lookups later, when the slot has
 // come, in the order the names were read. An error ends the parse only after
 // the lookups queued before it have run, so that when one of them fails, its
-// error is the one reported, as the first in the file.
+// error is the one reported, as the first in the file
+// (docs/performance.md#how-the-hot-paths-are-built).
 
 #include <array>
 #include <cstddef>

@@ -5,7 +5,8 @@
 // heap's 4 KiB pages, faulted in one by one, and a free of each at the end.
 // The pool cuts them from 2 MiB chunks on huge pages, in the order they are
 // asked for (so a schedule's argument lists lie in the order of its calls),
-// and keeps freed ones on a list per size for the next list of that size.
+// and keeps freed ones on a list per size for the next list of that size
+// (docs/performance.md#how-the-hot-paths-are-built).
 //
 // Each thread cuts from chunks of its own and keeps its own freed lists, so
 // that nothing is locked; a list may be freed by another thread than the one

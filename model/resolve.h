@@ -2,7 +2,7 @@
 // A plan mapped onto a schedule's storage: which storage each placement
 // places and in which arena. The checker, the shadow executor and the rewrite
 // all read a plan through this one mapping, so that they agree on what a plan
-// means, and on what makes it mean nothing.
+// means, and on what makes it mean nothing (docs/formats.md#plans-plan).
 //
 // Names are looked up as the first of their kind: the first storage of a
 // name, the first arena of a name. Whether a placement is right for the

@@ -1,6 +1,7 @@
 #pragma once
 // Errors are values: a Result holds either a value or an Error that says
-// where the input went wrong ("FILE:LINE:COL") and what is wrong with it.
+// where the input went wrong ("FILE:LINE:COL") and what is wrong with it
+// (docs/formats.md#bad-input).
 
 #include <memory>
 #include <string>

@@ -1,9 +1,9 @@
 #pragma once
-// The token path of the .sched reader: its tokens, its lexer and its
-// recursive-descent parser, whose statements are defined in
-// schedule_reader.cc (the grammar of model v1 and the entry points) and
-// schedule_reader_v2v3.cc (the statements and words models v2 and v3 add).
-// Internal to the .sched reader.
+// The token path of the .sched reader (docs/formats.md#schedules-sched): its
+// tokens, its lexer and its recursive-descent parser, whose statements are
+// defined in schedule_reader.cc (the grammar of model v1 and the entry
+// points) and schedule_reader_v2v3.cc (the statements and words models v2 and
+// v3 add). Internal to the .sched reader.
 
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,7 @@
 // The statements and words that models v2 and v3 add to the .sched format,
 // read by the token path (schedule_parser.h): `device` lines and in-place
-// pairs (v2); `stream=`, `record`, `wait` and the rules of `local` (v3).
+// pairs (v2); `stream=`, `record`, `wait` and the rules of `local` (v3)
+// (docs/formats.md#model-v2, docs/formats.md#model-v3).
 
 #include <cstddef>
 #include <optional>

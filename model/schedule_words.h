@@ -3,7 +3,7 @@
 // path of schedule_reader.cc and the plain-line path of line_parser.cc):
 // which bytes end a word, the keywords that start a statement or a view, the
 // words storage may not take as its name, and what a storage name is made
-// of. Internal to the .sched reader.
+// of (docs/formats.md#limits). Internal to the .sched reader.
 
 #include <array>
 #include <optional>

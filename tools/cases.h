@@ -1,7 +1,7 @@
 #pragma once
 // A run of judged schedules (verify, gate, minimize): its progress line, its
 // counts and verdicts in the command's report, the same for every command
-// that judges.
+// that judges (docs/verification.md#planck-verify).
 
 #include <nlohmann/json.hpp>
 #include <string>

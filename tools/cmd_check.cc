@@ -1,3 +1,6 @@
+// planck check: the static checker on a plan, and its arena against the
+// lower bound (docs/commands.md#planck-check-and-planck-stats).
+
 #include <fmt/format.h>
 
 #include <algorithm>

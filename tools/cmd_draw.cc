@@ -1,6 +1,6 @@
 // planck draw: a plan as a picture, per arena entries along and addresses
 // up, the buffers of the checker's violations marked; in characters for a
-// terminal, as SVG for a browser.
+// terminal, as SVG for a browser (docs/commands.md#planck-draw).
 
 #include <fmt/format.h>
 

@@ -1,6 +1,7 @@
 // planck gate: whether a planner change may land. Every plan valid on the
 // corpus, the regressions and generated cases, and no arena of the quality
-// corpus grown beyond a threshold against a checked-in baseline.
+// corpus grown beyond a threshold against a checked-in baseline
+// (docs/nightly-and-gate.md#planck-gate).
 
 #include <fmt/format.h>
 

@@ -1,3 +1,6 @@
+// planck generate: a model-shaped, chain or random schedule
+// (docs/commands.md#planck-generate).
+
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 // planck import MODEL.onnx [-o OUT.sched] [--dim NAME=N]... [--max-dim N] [--device DEV] [--align A]
 //                          [--planned-inputs] [--inplace]
+// (docs/onnx.md#onnx-models-in-planck-import)
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // planck minimize: a schedule on which a planner fails made small, while it
-// fails the same way.
+// fails the same way (docs/verification.md#planck-minimize).
 
 #include <fmt/format.h>
 

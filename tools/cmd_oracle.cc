@@ -1,3 +1,6 @@
+// planck oracle: the optimum oracle's bounds, the least arena, or whether a
+// capacity fits (docs/commands.md#planck-oracle).
+
 #include <fmt/format.h>
 
 #include <algorithm>

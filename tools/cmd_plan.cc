@@ -1,3 +1,6 @@
+// planck plan: a schedule's plan, or with --rewrite the planned schedule
+// (docs/commands.md#planck-plan).
+
 #include <fmt/format.h>
 
 #include <chrono>

@@ -1,3 +1,5 @@
+// planck planners: every planner --planner takes (docs/planners.md#planners).
+
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// planck run: the shadow executor on a planned schedule
+// (docs/commands.md#planck-run).
+
 #include <fmt/format.h>
 
 #include <cstdint>

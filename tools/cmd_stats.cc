@@ -1,3 +1,7 @@
+// planck stats: each file planned and checked, per device its buffers,
+// lower bound, arena and their ratio
+// (docs/commands.md#planck-check-and-planck-stats).
+
 #include <fmt/format.h>
 
 #include <algorithm>

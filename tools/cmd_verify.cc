@@ -1,5 +1,6 @@
 // planck verify: a planner, of this project or written elsewhere, judged on
-// the corpus and on generated schedules; the first failure made small.
+// the corpus and on generated schedules; the first failure made small
+// (docs/verification.md#planck-verify).
 
 #include <fmt/format.h>
 

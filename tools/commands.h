@@ -2,7 +2,8 @@
 // The subcommands of `planck`, one file each. Every one registers itself on
 // the app and runs through the callback it sets; exit codes: 0 success,
 // 1 the input is well formed but wrong (a bad plan, a clobber, infeasible),
-// 2 bad input (unreadable file, parse error, bad flag).
+// 2 bad input (unreadable file, parse error, bad flag)
+// (docs/commands.md#streams-and-exit-codes).
 
 #include <CLI/CLI.hpp>
 #include <filesystem>

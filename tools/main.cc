@@ -1,4 +1,5 @@
-// planck: plan, check, run and bound the memory of ML compiler schedules.
+// planck: plan, check, run and bound the memory of ML compiler schedules
+// (docs/commands.md#the-planck-command).
 
 #include <cstdio>
 #include <exception>

@@ -1,6 +1,6 @@
 #pragma once
 // The options the commands share, each with one spelling, one check and one
-// help text wherever it appears:
+// help text wherever it appears (docs/commands.md#the-planck-command):
 //   --json FILE, --progress         every command's result and progress
 //   --time SECONDS                  a wall-clock limit (--timeout: the same,
 //                                   on oracle, check and stats)

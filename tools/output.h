@@ -1,11 +1,12 @@
 #pragma once
-// Writing results. The streams of every command: its result (a plan, a
-// verdict and its violations, a table, the oracle's bounds, a JSON object)
-// goes to standard output; progress and diagnostics (why a command could not
-// give a result: an unreadable file, a bad flag, a failed write) go to
-// standard error. A file is written whole or not at all (a temporary file
-// beside it, then renamed over it), and a failed write to standard output is
-// an error, never a silent truncated result.
+// Writing results. The streams of every command
+// (docs/commands.md#streams-and-exit-codes): its result (a plan, a verdict
+// and its violations, a table, the oracle's bounds, a JSON object) goes to
+// standard output; progress and diagnostics (why a command could not give a
+// result: an unreadable file, a bad flag, a failed write) go to standard
+// error. A file is written whole or not at all (a temporary file beside it,
+// then renamed over it), and a failed write to standard output is an error,
+// never a silent truncated result.
 
 #include <chrono>
 #include <cstddef>

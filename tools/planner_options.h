@@ -7,10 +7,11 @@
 // and, for the commands that judge it on schedules it may not support
 // (verify, gate, minimize), what it claims to support:
 //   --features LIST   the features of the model it supports (model/features.h:
-//                     names, `v1`, `v2`); by default every feature for this
-//                     project's planners, `v1` for a command, and for a
-//                     library what its planck_planner_features() says (`v1`
-//                     at ABI version 1)
+//                     names, `v1`, `v2`, `v3`, `none`;
+//                     docs/verification.md#planck-verify); by default every
+//                     feature for this project's planners, `v1` for a
+//                     command, and for a library what its
+//                     planck_planner_features() says (`v1` at ABI version 1)
 //   --no-FEATURE ...  a feature of the model it does not support
 
 #include <CLI/CLI.hpp>

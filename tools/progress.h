@@ -3,7 +3,8 @@
 // command is doing and for how long, once it has run for a second. Shown
 // when standard error is a terminal (one line rewritten in place, four
 // times a second) or when asked for with --progress (then a line every five
-// seconds, for a log); quiet otherwise, and never on standard output.
+// seconds, for a log); quiet otherwise, and never on standard output
+// (docs/commands.md#streams-and-exit-codes).
 
 #include <chrono>
 #include <condition_variable>

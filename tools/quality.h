@@ -1,8 +1,9 @@
 #pragma once
-// A plan's quality beside its validity, for `check` and `stats`: per device,
-// its arena against the lower bound the oracle reads from the schedule (the
-// peak of live rounded bytes, by the oracle's own lifetimes, never the
-// planner's), and on request the oracle's least arena within a time limit.
+// A plan's quality beside its validity, for `check` and `stats`
+// (docs/commands.md#planck-check-and-planck-stats): per device, its arena
+// against the lower bound the oracle reads from the schedule (the peak of
+// live rounded bytes, by the oracle's own lifetimes, never the planner's),
+// and on request the oracle's least arena within a time limit.
 
 #include <chrono>
 #include <optional>

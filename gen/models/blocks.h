@@ -1,7 +1,8 @@
 #pragma once
 // The transformer pieces the model-shaped schedules share: an attention
 // sublayer (optionally over a KV cache) and an MLP sublayer, each pre-norm
-// with its residual add, their weights held buffers of the block.
+// with its residual add, their weights held buffers of the block
+// (docs/commands.md#planck-generate).
 
 #include <cstdint>
 #include <optional>

@@ -1,8 +1,9 @@
 #pragma once
-// Builds the model-shaped schedules of gen/models.h: storage sized
-// from tensor shapes (every product checked for overflow), kernels and
-// copies appended in order, loops wrapped around the entries made since a
-// mark, and a record of each forward operation for a backward pass.
+// Builds the model-shaped schedules of gen/models.h
+// (docs/commands.md#planck-generate): storage sized from tensor shapes (every
+// product checked for overflow), kernels and copies appended in order, loops
+// wrapped around the entries made since a mark, and a record of each forward
+// operation for a backward pass.
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // ResNet-50 inference: bottleneck blocks whose inputs live on for their skip
-// connections.
+// connections (docs/commands.md#planck-generate).
 
 #include <string>
 

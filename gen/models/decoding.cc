@@ -1,5 +1,6 @@
 // Autoregressive decoding: a prefill, then flag loops that each generate a
-// chunk of tokens into a KV cache that grows between them.
+// chunk of tokens into a KV cache that grows between them
+// (docs/commands.md#planck-generate).
 
 #include <string>
 #include <vector>

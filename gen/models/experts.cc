@@ -1,4 +1,5 @@
-// Mixture-of-experts blocks with the experts spread over devices.
+// Mixture-of-experts blocks with the experts spread over devices
+// (docs/commands.md#planck-generate).
 
 #include <string>
 #include <vector>

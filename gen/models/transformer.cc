@@ -1,5 +1,5 @@
 // The transformer and the training step: GPT-2 small blocks, forward only,
-// or forward, loss, backward and the optimizer.
+// or forward, loss, backward and the optimizer (docs/commands.md#planck-generate).
 
 #include <map>
 #include <string>
