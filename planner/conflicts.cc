@@ -50,7 +50,7 @@ Features one_stream_features() {
 std::unique_ptr<Planner> one_stream_planner(std::string_view name, OneStreamPlan plan) {
   return planner_of(
       name,
-      [name, plan](const Schedule& s, std::chrono::steady_clock::time_point) -> Result<Plan> {
+      [name = std::string(name), plan](const Schedule& s, std::chrono::steady_clock::time_point) -> Result<Plan> {
         PLANCK_TRY(refuse_streams(s, name));
         return plan(s);
       },

@@ -35,7 +35,7 @@ Status refuse_streams(const Schedule& s, std::string_view planner);
 // feature of the model but streams.
 Features one_stream_features();
 
-// The planner called `name` (a string that outlives it) that plans one
+// The planner called `name` that plans one
 // stream in file order with `plan` (tlsf, tinygrad): it claims
 // one_stream_features() and refuses a schedule whose entries run on several
 // streams (refuse_streams) before `plan` plans it.

@@ -10,14 +10,12 @@
 // created. On a schedule where no copy takes a planned buffer, its plan is
 // tlsf's.
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <cstdint>
 #include <map>
-#include <optional>
-#include <string>
-#include <string_view>
+#include <memory>
 #include <numeric>
+#include <string_view>
 #include <utility>
 #include <vector>
 

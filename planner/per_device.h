@@ -6,6 +6,8 @@
 
 #include <chrono>
 #include <cstddef>
+#include <memory>
+#include <string_view>
 #include <vector>
 
 #include "model/plan.h"
@@ -86,7 +88,7 @@ using DevicePlacer = Result<std::vector<Bytes>> (*)(const std::vector<PlannedBuf
 // for the buffers, their sizes and devices, rule 7 for the result.
 Result<Plan> plan_per_device(const Schedule& s, DevicePlacer place, const Deadline& deadline = {});
 
-// The planner called `name` (a string that outlives it) that plans by
+// The planner called `name` that plans by
 // plan_per_device with `place`, handing it plan_until's deadline.
 std::unique_ptr<Planner> per_device_planner(std::string_view name, DevicePlacer place);
 

@@ -1,5 +1,6 @@
 #include "planner/planner.h"
 
+#include <string>
 #include <utility>
 
 namespace planck {
@@ -17,7 +18,7 @@ class PlannerOf final : public Planner {
   std::optional<Features> claimed_features() const override { return claimed_; }
 
  private:
-  std::string_view name_;
+  std::string name_;
   PlanUntil plan_;
   std::optional<Features> claimed_;
 };

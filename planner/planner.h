@@ -40,7 +40,7 @@ class Planner {
   virtual std::optional<Features> claimed_features() const { return std::nullopt; }
 };
 
-// A planner made of a name (a string that outlives it), a function that
+// A planner made of a name, a function that
 // plans until a time (plan() plans with no time limit) and the features it
 // claims, if it claims any: how this project's planners are made.
 using PlanUntil = std::function<Result<Plan>(const Schedule& s, std::chrono::steady_clock::time_point until)>;

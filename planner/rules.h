@@ -7,8 +7,9 @@
 // plan into the output (plan_schedule.h).
 //
 // To read the reference planner whole, read events_planner.cc first: rules
-// 4 to 7 on one screen, over events sorted in full, calling these. The
-// functions here are the same rules made fast for the common schedule.
+// 4 to 7 on one screen, rule 6 written out over events sorted in full, the
+// others called from here. Rule 6 here (close_lists, run_tlsf) is the same
+// rule made fast for the common schedule, whose opens come in order.
 //
 // On a large schedule a second thread takes rules 4, 5 and 7 while rules 3
 // and 6 go on (tlsf_two_threads.h): rule 3 and the TLSF run tell a RuleProgress how

@@ -113,5 +113,6 @@ while IFS= read -r hit; do
 done < <(printf '%s\0' "${files[@]}" |
          xargs -0 grep -HnoIE '\bSPEC( sections?)? [0-9]+' 2>/dev/null || true)
 
+[ $count -gt 0 ] || { echo "doc_links: found no citation of the manual to check" >&2; status=1; }
 [ $status -eq 0 ] && echo "doc_links: each of $count citations of the manual names a file, and a heading of it when it names an anchor"
 exit $status

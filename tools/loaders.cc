@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <stdexcept>
 #include <filesystem>
 #include <utility>
 #include <variant>
@@ -70,7 +71,9 @@ std::string about(std::string_view name) {
       return std::string(line.substr(name.size() + 2));
     }
   }
-  return "";
+  // A command or kind added without its line: a mistake of the build, not
+  // of the user, found by the first run of any command.
+  throw std::logic_error("tools/commands.txt has no line for `" + std::string(name) + "`");
 }
 
 }  // namespace planck::cli

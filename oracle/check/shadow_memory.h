@@ -36,10 +36,10 @@ class ArenaShadow {
     const auto past = std::partition_point(first, segments_.end(), [&](const Segment& r) { return r.begin < end; });
     Segment replacement[3];
     std::size_t count = 0;
-    if (first != past && first->begin < begin) replacement[count++] = {first->begin, begin, first->owner};
-    replacement[count++] = {begin, end, owner};
+    if (first != past && first->begin < begin) replacement[count++] = {{first->begin, begin}, first->owner};
+    replacement[count++] = {{begin, end}, owner};
     if (first != past && std::prev(past)->end > end) {
-      replacement[count++] = {end, std::prev(past)->end, std::prev(past)->owner};
+      replacement[count++] = {{end, std::prev(past)->end}, std::prev(past)->owner};
     }
     const auto at = static_cast<std::size_t>(first - segments_.begin());
     const auto replaced = static_cast<std::size_t>(past - first);
@@ -60,7 +60,7 @@ class ArenaShadow {
     if (begin == end) return std::nullopt;
     for (auto it = overlapping(begin); it != segments_.end() && it->begin < end; ++it) {
       if (it->owner == owner) continue;
-      Segment seg{std::max(it->begin, begin), std::min(it->end, end), it->owner};
+      Segment seg{{std::max(it->begin, begin), std::min(it->end, end)}, it->owner};
       for (++it; it != segments_.end() && it->begin == seg.end && seg.end < end && it->owner == seg.owner; ++it) {
         seg.end = std::min(it->end, end);
       }
@@ -74,7 +74,7 @@ class ArenaShadow {
     std::vector<Segment> out;
     if (begin == end) return out;
     for (auto it = overlapping(begin); it != segments_.end() && it->begin < end; ++it) {
-      out.push_back({std::max(it->begin, begin), std::min(it->end, end), it->owner});
+      out.push_back({{std::max(it->begin, begin), std::min(it->end, end)}, it->owner});
     }
     return out;
   }
