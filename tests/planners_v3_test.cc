@@ -18,6 +18,7 @@
 #include "oracle/check/shadow.h"
 #include "planner/planner.h"
 #include "tests/parsed.h"
+#include "tests/v3_schedules.h"
 
 namespace planck {
 namespace {
@@ -45,28 +46,16 @@ Bytes planned_total(const Schedule& s, std::string_view planner) {
 const std::vector<std::string_view> kConflictPlanners = {"greedy", "bysize", "naive", "best"};
 
 TEST(PlannersV3, EventsLetALaterStreamReuseBytes) {
-  const Schedule s = sched(R"(schedule v3
-buffer a CUDA float32 1024
-buffer b CUDA float32 1024
-kernel k1 a stream=s1
-record e stream=s1
-wait e stream=s2
-kernel k2 b stream=s2
-)");
+  const Schedule s = sched(testing::kTwoStreamsOrdered);
   for (std::string_view p : kConflictPlanners) planned_total(s, p);
-  EXPECT_EQ(planned_total(s, "bysize"), 1024u);
-  EXPECT_EQ(planned_total(s, "greedy"), 1024u);
-  EXPECT_EQ(planned_total(s, "naive"), 2048u);
+  EXPECT_EQ(planned_total(s, "bysize"), 256u);
+  EXPECT_EQ(planned_total(s, "greedy"), 256u);
+  EXPECT_EQ(planned_total(s, "naive"), 512u);
 }
 
 TEST(PlannersV3, UnorderedStreamsKeepTheirBytesApart) {
-  const Schedule s = sched(R"(schedule v3
-buffer a CUDA float32 1024
-buffer b CUDA float32 1024
-kernel k1 a stream=s1
-kernel k2 b stream=s2
-)");
-  for (std::string_view p : kConflictPlanners) EXPECT_EQ(planned_total(s, p), 2048u) << p;
+  const Schedule s = sched(testing::kTwoStreams);
+  for (std::string_view p : kConflictPlanners) EXPECT_EQ(planned_total(s, p), 512u) << p;
 }
 
 TEST(PlannersV3, LocalBuffersShareBytesInsideTheLoopBody) {
