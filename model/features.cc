@@ -69,14 +69,12 @@ void entries_use(const std::vector<Entry>& body, Features& used, std::vector<boo
     used.copies |= e.kind == Entry::Kind::Copy;
     used.inplace |= !e.inplace().empty();
     used.streams |= e.stream != 0 || e.kind == Entry::Kind::Record || e.kind == Entry::Kind::Wait;
-    for (const Arg& a : e.args) {
+    const auto take = [&](const Arg& a) {
       views_use(a, used);
       taken[storage_of(a)] = true;
-    }
-    for (const Arg& a : e.flag()) {
-      views_use(a, used);
-      taken[storage_of(a)] = true;
-    }
+    };
+    for (const Arg& a : e.args) take(a);
+    for (const Arg& a : e.flag()) take(a);
     entries_use(e.body(), used, taken);
   }
 }

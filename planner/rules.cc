@@ -396,5 +396,4 @@ Error outgrew_arena(const Schedule& s, const Lifetime& life, Bytes size) {
                                b.name, size, b.device, life.first)};
 }
 
-
 }  // namespace planck
